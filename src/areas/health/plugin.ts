@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorDetail } from '../../http/schemas.ts';
+
+const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+const Readiness = z
+  .object({ status: z.literal('ready'), store_generation: z.string() })
+  .meta({ id: 'Readiness' });
+
+/** Probes for orchestrators: liveness never touches the store, readiness runs a query on it. */
+export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/healthz',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Liveness probe',
+        tags: ['operations'],
+        security: [],
+        response: { 200: Health },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Readiness probe: the store answers a query',
+        tags: ['operations'],
+        security: [],
+        response: { 200: Readiness, 503: ErrorDetail },
+      },
+    },
+    async () => {
+      await app.store.ping();
+      return { status: 'ready' as const, store_generation: app.store.generation };
+    },
+  );
+};

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFoundResponse, protectedResponses } from '../../http/schemas.ts';
+
+export const UserProfile = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+  })
+  .meta({ id: 'UserProfile', description: "The token owner's profile" });
+
+export const userPlugin: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/v1/user',
+    {
+      schema: {
+        summary: 'User profile',
+        description: "The name, email and phone of the token's owner.",
+        tags: ['user'],
+        response: { 200: UserProfile, ...protectedResponses, ...notFoundResponse },
+      },
+    },
+    async (request, reply) => {
+      const [user] = await app.store.query<z.infer<typeof UserProfile>>(
+        'SELECT id, name, email, phone FROM users WHERE id = $1',
+        [request.userId],
+      );
+      // A token whose user row vanished is rejected by the auth join; this guards a race only.
+      if (!user) return reply.code(404).send({ detail: 'Not Found' });
+      return user;
+    },
+  );
+};

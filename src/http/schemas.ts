@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** FastAPI's error body for every non-422 error. */
+export const ErrorDetail = z
+  .object({ detail: z.string() })
+  .meta({ id: 'ErrorDetail', description: 'Error with a human-readable detail' });
+
+export const ValidationError = z
+  .object({
+    loc: z.array(z.union([z.string(), z.int()])),
+    msg: z.string(),
+    type: z.string(),
+    input: z.unknown().optional(),
+    ctx: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'ValidationError' });
+
+export const HTTPValidationError = z
+  .object({ detail: z.array(ValidationError).optional() })
+  .meta({ id: 'HTTPValidationError' });
+
+/** Statuses every authenticated endpoint can answer besides its own. */
+export const protectedResponses = {
+  401: ErrorDetail,
+  429: ErrorDetail,
+  503: ErrorDetail,
+} as const;
+
+export const validationResponse = { 422: HTTPValidationError } as const;
+export const notFoundResponse = { 404: ErrorDetail } as const;

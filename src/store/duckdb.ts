@@ -1,0 +1,138 @@
+import { access } from 'node:fs/promises';
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBPreparedStatement,
+  type DuckDBType,
+  type DuckDBValue,
+  LIST,
+  listValue,
+  VARCHAR,
+} from '@duckdb/node-api';
+import { type Row, type SqlParam, type Store, StoreUnavailableError } from './store.ts';
+
+export interface DuckDbStoreOptions {
+  /** Connections of the one instance; each runs one query at a time, in parallel with the others. */
+  poolSize?: number;
+  /** DuckDB worker threads per query: 1 serves many small concurrent queries best on 2 cores. */
+  threads?: number;
+  memoryLimit?: string;
+}
+
+interface PooledConnection {
+  connection: DuckDBConnection;
+  /** A prepared statement belongs to its connection, which serves one request at a time. */
+  statements: Map<string, DuckDBPreparedStatement>;
+}
+
+const STRING_LIST = LIST(VARCHAR);
+
+/** The embedded backend: one read-only, hardened DuckDB instance per file, with a connection pool. */
+export class DuckDbStore implements Store {
+  private readonly idle: PooledConnection[];
+  private readonly waiting: Array<(pooled: PooledConnection) => void> = [];
+  private closed = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    pool: PooledConnection[],
+    readonly generation: string,
+    readonly path: string,
+  ) {
+    this.idle = pool;
+  }
+
+  static async open(path: string, options: DuckDbStoreOptions = {}): Promise<DuckDbStore> {
+    try {
+      await access(path);
+    } catch {
+      throw new StoreUnavailableError(`store file not found: ${path}`);
+    }
+    const instance = await DuckDBInstance.create(path, {
+      access_mode: 'READ_ONLY',
+      threads: String(options.threads ?? 1),
+      memory_limit: options.memoryLimit ?? '1GB',
+      enable_external_access: 'false',
+      autoload_known_extensions: 'false',
+      autoinstall_known_extensions: 'false',
+      lock_configuration: 'true',
+    });
+    const pool: PooledConnection[] = [];
+    try {
+      for (let i = 0; i < (options.poolSize ?? 8); i++) {
+        pool.push({ connection: await instance.connect(), statements: new Map() });
+      }
+      const generation = await readGeneration(pool[0] as PooledConnection);
+      return new DuckDbStore(instance, pool, generation, path);
+    } catch (error) {
+      for (const pooled of pool) pooled.connection.closeSync();
+      instance.closeSync();
+      throw error;
+    }
+  }
+
+  async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    const pooled = await this.acquire();
+    try {
+      return (await runOn(pooled, sql, params)) as T[];
+    } finally {
+      this.release(pooled);
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.query('SELECT 1 AS ok');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const pooled of this.idle.splice(0)) {
+      for (const statement of pooled.statements.values()) statement.destroySync();
+      pooled.connection.closeSync();
+    }
+    this.instance.closeSync();
+  }
+
+  private acquire(): Promise<PooledConnection> {
+    if (this.closed) return Promise.reject(new StoreUnavailableError('store is closed'));
+    const pooled = this.idle.pop();
+    if (pooled) return Promise.resolve(pooled);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(pooled: PooledConnection): void {
+    const next = this.waiting.shift();
+    if (next) next(pooled);
+    else this.idle.push(pooled);
+  }
+}
+
+async function runOn(pooled: PooledConnection, sql: string, params: readonly SqlParam[]) {
+  let statement = pooled.statements.get(sql);
+  if (!statement) {
+    statement = await pooled.connection.prepare(sql);
+    pooled.statements.set(sql, statement);
+  }
+  const values: DuckDBValue[] = [];
+  const types: Array<DuckDBType | undefined> = [];
+  for (const param of params) {
+    if (Array.isArray(param)) {
+      values.push(listValue([...param]));
+      types.push(STRING_LIST);
+    } else {
+      values.push(param as DuckDBValue);
+      types.push(undefined);
+    }
+  }
+  statement.bind(values, types as DuckDBType[]);
+  const reader = await statement.runAndReadAll();
+  return reader.getRowObjectsJson();
+}
+
+async function readGeneration(pooled: PooledConnection): Promise<string> {
+  const rows = await runOn(pooled, 'SELECT generation FROM store_meta LIMIT 1', []);
+  const generation = rows[0]?.generation;
+  if (typeof generation !== 'string') throw new StoreUnavailableError('store has no generation');
+  return generation;
+}
