@@ -1,0 +1,46 @@
+import { parseCliArgs, requireOption, runCli } from '../src/cli/args.ts';
+import { BuildInputError, buildStore } from '../src/store/build.ts';
+
+const HELP = `
+Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--drop-tokens]
+
+Builds the analytical store from a folder holding one file per table (users.csv,
+accounts.csv, links.csv, transactions.csv required; access_tokens, balances,
+pay_statements, liabilities optional), as CSV with a header row or as <table>.parquet.
+Every row is checked first; on the first bad rows the build stops, prints
+<file>:<line>: <reason> and leaves the existing store untouched. The new store is
+written next to the target and swapped in atomically.
+
+Options:
+  --source <folder>    folder with the input files
+  --database <file>    store to create or replace (default: $DATABASE_PATH)
+  --drop-tokens        without access_tokens input, start with no tokens instead of
+                       keeping the replaced store's tokens of users still present
+  -h, --help           show this help
+
+Exit codes: 0 built, 1 bad input or failure, 2 wrong usage.
+`;
+
+await runCli('build-db', async () => {
+  const args = parseCliArgs(HELP, {
+    source: { type: 'string' },
+    database: { type: 'string' },
+    'drop-tokens': { type: 'boolean' },
+  });
+  const sourceDir = requireOption(args.source, 'source');
+  const databasePath = requireOption(args.database ?? process.env.DATABASE_PATH, 'database');
+  try {
+    await buildStore({
+      sourceDir,
+      databasePath,
+      keepTokens: !args['drop-tokens'],
+      onProgress: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    if (!(error instanceof BuildInputError)) throw error;
+    for (const problem of error.problems) process.stderr.write(`${problem}\n`);
+    throw new Error(
+      `build stopped: ${error.problems.length} problem(s) shown above; ${databasePath} was not changed`,
+    );
+  }
+});

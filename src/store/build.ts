@@ -1,0 +1,357 @@
+/**
+ * Builds the analytical store from a folder of CSV / Parquet files (one per table) and
+ * publishes it atomically. Input is staged as VARCHAR in a scratch database, validated in
+ * SQL (see build-validate.ts), then cast and inserted in the physical order the queries
+ * rely on. Nothing is replaced unless every check passes.
+ */
+import { randomBytes } from 'node:crypto';
+import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import {
+  publishDatabaseFile,
+  removeDatabaseFiles,
+  tempPathNextTo,
+  withWriteLock,
+} from './build-publish.ts';
+import {
+  csvLines,
+  parquetRows,
+  type RowLocator,
+  stagedTable,
+  validationSql,
+} from './build-validate.ts';
+import {
+  type Column,
+  STORE_META_TABLE,
+  schemaDdl,
+  sqlIdentifier,
+  sqlString,
+  TABLE_NAMES,
+  TABLE_ORDER,
+  TABLES,
+  type TableName,
+} from './schema.ts';
+
+export interface BuildOptions {
+  sourceDir: string;
+  databasePath: string;
+  /** One human-readable line per step (the CLI prints them on stderr). */
+  onProgress?: (line: string) => void;
+  /**
+   * When the source has no access_tokens file, keep the tokens of the store being replaced
+   * (those whose user still exists), so a rebuild does not lock every client out. Default true.
+   */
+  keepTokens?: boolean;
+}
+
+export interface BuildResult {
+  generation: string;
+  counts: Record<TableName, number>;
+}
+
+/** Bad input: each problem reads `<file>:<line>: <reason>` (or `<file>: <reason>`). */
+export class BuildInputError extends Error {
+  override readonly name = 'BuildInputError';
+  constructor(readonly problems: string[]) {
+    super(`the input has problems; nothing was replaced:\n${problems.join('\n')}`);
+  }
+}
+
+/** Reported problems per build; the first few are what a person can act on. */
+export const MAX_REPORTED_PROBLEMS = 20;
+
+interface InputFile {
+  table: TableName;
+  path: string;
+  file: string;
+  locator: RowLocator;
+  reader: string;
+}
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
+const formatCount = (count: number) => count.toLocaleString('en-US');
+
+async function findInputs(sourceDir: string): Promise<Map<TableName, InputFile>> {
+  const info = await stat(sourceDir).catch(() => undefined);
+  if (!info?.isDirectory()) throw new Error(`source folder not found: ${sourceDir}`);
+  const names = new Set(await readdir(sourceDir));
+  const problems: string[] = [];
+  const inputs = new Map<TableName, InputFile>();
+  for (const table of TABLE_NAMES) {
+    const csv = `${table}.csv`;
+    const parquet = `${table}.parquet`;
+    if (names.has(csv) && names.has(parquet)) {
+      problems.push(`${table}: both ${csv} and ${parquet} exist; keep one`);
+      continue;
+    }
+    const file = names.has(csv) ? csv : names.has(parquet) ? parquet : undefined;
+    if (file === undefined) {
+      if (TABLES[table].requiredInput) problems.push(`${csv}: missing (required table ${table})`);
+      continue;
+    }
+    const path = join(sourceDir, file);
+    try {
+      await access(path, constants.R_OK);
+    } catch (error) {
+      problems.push(`${file}: cannot read: ${(error as Error).message}`);
+      continue;
+    }
+    if ((await stat(path)).size === 0) {
+      problems.push(`${file}: empty file; expected a header row`);
+      continue;
+    }
+    const isCsv = file === csv;
+    inputs.set(table, {
+      table,
+      path,
+      file,
+      locator: isCsv ? csvLines : parquetRows,
+      reader: isCsv
+        ? `read_csv(${sqlString(path)}, all_varchar = true, header = true, delim = ',', quote = '"', escape = '"', strict_mode = true)`
+        : `read_parquet(${sqlString(path)})`,
+    });
+  }
+  if (problems.length > 0) throw new BuildInputError(problems);
+  return inputs;
+}
+
+/** DuckDB's messages run over several lines; the first two say what went wrong. */
+function duckdbMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n').filter(Boolean).slice(0, 2).join(' ');
+}
+
+async function inputColumns(conn: DuckDBConnection, input: InputFile): Promise<string[]> {
+  try {
+    const result = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${input.reader}`);
+    return result.getRowObjectsJson().map((row) => String(row.column_name));
+  } catch (error) {
+    throw new BuildInputError([`${input.file}: cannot read: ${duckdbMessage(error)}`]);
+  }
+}
+
+function headerProblems(input: InputFile, present: string[]): string[] {
+  const expected = TABLES[input.table].columns;
+  const known = new Set(expected.map((column) => column.name));
+  const where = input.locator === csvLines ? `${input.file}:1` : input.file;
+  const problems = present
+    .filter((name) => !known.has(name))
+    .map(
+      (name) => `${where}: unknown column '${name}' (${input.table} has: ${[...known].join(', ')})`,
+    );
+  for (const column of expected) {
+    if (column.required && !present.includes(column.name)) {
+      problems.push(`${where}: missing required column '${column.name}'`);
+    }
+  }
+  return problems;
+}
+
+/** Stages every input as the contract's columns, all VARCHAR, NULL when absent or empty. */
+async function stage(
+  conn: DuckDBConnection,
+  inputs: Map<TableName, InputFile>,
+  progress: (line: string) => void,
+): Promise<Record<TableName, number>> {
+  const columnsByTable = new Map<TableName, string[]>();
+  const problems: string[] = [];
+  for (const input of inputs.values()) {
+    const present = await inputColumns(conn, input);
+    problems.push(...headerProblems(input, present));
+    columnsByTable.set(input.table, present);
+  }
+  if (problems.length > 0) throw new BuildInputError(problems);
+
+  const counts = {} as Record<TableName, number>;
+  for (const table of TABLE_NAMES) {
+    const started = performance.now();
+    const input = inputs.get(table);
+    const present = new Set(columnsByTable.get(table) ?? []);
+    const projection = TABLES[table].columns
+      .map((column) =>
+        present.has(column.name)
+          ? `nullif(CAST(${sqlIdentifier(column.name)} AS VARCHAR), '') AS ${column.name}`
+          : `CAST(NULL AS VARCHAR) AS ${column.name}`,
+      )
+      .join(', ');
+    const from = input ? input.reader : '(SELECT 1) WHERE false';
+    try {
+      await conn.run(`CREATE TABLE ${stagedTable(table)} AS SELECT ${projection} FROM ${from}`);
+    } catch (error) {
+      throw new BuildInputError([`${input?.file ?? table}: cannot read: ${duckdbMessage(error)}`]);
+    }
+    const count = await countRows(conn, stagedTable(table));
+    counts[table] = count;
+    progress(
+      input
+        ? `${table}: ${formatCount(count)} rows read from ${input.file} (${seconds(started)})`
+        : `${table}: no input file, empty table`,
+    );
+  }
+  return counts;
+}
+
+async function countRows(conn: DuckDBConnection, table: string): Promise<number> {
+  const result = await conn.runAndReadAll(`SELECT count(*) AS n FROM ${table}`);
+  return Number(result.getRowObjectsJson()[0]?.n ?? 0);
+}
+
+async function validate(
+  conn: DuckDBConnection,
+  inputs: Map<TableName, InputFile>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const table of TABLE_NAMES) {
+    const input = inputs.get(table);
+    if (!input || problems.length >= MAX_REPORTED_PROBLEMS) continue;
+    const sql = validationSql(table, input.locator, MAX_REPORTED_PROBLEMS - problems.length);
+    const rows = (await conn.runAndReadAll(sql)).getRowObjectsJson();
+    for (const row of rows) {
+      const index = Number(row.row_index);
+      const where =
+        input.locator === csvLines
+          ? `${input.file}:${index + 2}`
+          : `${input.file}:row ${index + 1}`;
+      problems.push(`${where}: ${String(row.reason)}`);
+    }
+  }
+  return problems;
+}
+
+function castExpression(column: Column): string {
+  const value = column.name;
+  switch (column.type.kind) {
+    case 'date':
+      return `CAST(${value} AS DATE)`;
+    case 'timestamp':
+      // The session runs in UTC, so an offset in the input is converted to UTC here.
+      return `CAST(CAST(${value} AS TIMESTAMPTZ) AS TIMESTAMP)`;
+    case 'money':
+      return `CAST(${value} AS DECIMAL(18,2))`;
+    case 'percent':
+      return `CAST(${value} AS DECIMAL(9,4))`;
+    case 'bool':
+      return `coalesce(lower(${value}) = 'true', ${column.default ?? 'false'})`;
+    case 'enum':
+      return `CAST(${value} AS ${column.type.type})`;
+    default:
+      return column.default === undefined ? value : `coalesce(${value}, ${column.default})`;
+  }
+}
+
+async function writeTables(
+  conn: DuckDBConnection,
+  counts: Record<TableName, number>,
+  progress: (line: string) => void,
+): Promise<void> {
+  for (const table of TABLE_NAMES) {
+    if (counts[table] === 0) continue;
+    const started = performance.now();
+    const columns = TABLES[table].columns
+      .map((column) => `${castExpression(column)} AS ${column.name}`)
+      .join(', ');
+    await conn.run(
+      `INSERT INTO main.${table} SELECT ${columns} FROM ${stagedTable(table)} ORDER BY ${TABLE_ORDER[table]}`,
+    );
+    progress(`${table}: ${formatCount(counts[table])} rows written (${seconds(started)})`);
+  }
+}
+
+/** Copies the replaced store's tokens whose user still exists; returns how many. */
+async function keepExistingTokens(
+  conn: DuckDBConnection,
+  target: string,
+  progress: (line: string) => void,
+): Promise<number> {
+  const exists = await stat(target).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  if (!exists) return 0;
+  try {
+    await conn.run(`ATTACH ${sqlString(target)} AS previous (READ_ONLY)`);
+  } catch (error) {
+    progress(
+      `warning: could not open ${target} to keep its access tokens: ${duckdbMessage(error)}`,
+    );
+    return 0;
+  }
+  try {
+    const columns = TABLES.access_tokens.columns.map((column) => column.name).join(', ');
+    await conn.run(
+      `INSERT INTO main.access_tokens SELECT ${columns} FROM previous.access_tokens WHERE user_id IN (SELECT id FROM main.users) ORDER BY ${TABLE_ORDER.access_tokens}`,
+    );
+    const kept = await countRows(conn, 'main.access_tokens');
+    const dropped = (await countRows(conn, 'previous.access_tokens')) - kept;
+    progress(
+      `access_tokens: kept ${formatCount(kept)} from the replaced store` +
+        (dropped > 0 ? `, dropped ${formatCount(dropped)} of users no longer present` : ''),
+    );
+    return kept;
+  } catch (error) {
+    progress(`warning: could not keep the access tokens of ${target}: ${duckdbMessage(error)}`);
+    return 0;
+  } finally {
+    await conn.run('DETACH previous');
+  }
+}
+
+export async function buildStore(options: BuildOptions): Promise<BuildResult> {
+  const progress = options.onProgress ?? (() => {});
+  const started = performance.now();
+  const sourceDir = resolve(options.sourceDir);
+  const target = resolve(options.databasePath);
+  const inputs = await findInputs(sourceDir);
+  await mkdir(dirname(target), { recursive: true });
+
+  const buildPath = tempPathNextTo(target, 'build');
+  const stagingPath = tempPathNextTo(target, 'staging');
+  const generation = randomBytes(8).toString('hex');
+  let instance: DuckDBInstance | undefined;
+  let conn: DuckDBConnection | undefined;
+  const closeDatabase = () => {
+    conn?.closeSync();
+    instance?.closeSync();
+    conn = undefined;
+    instance = undefined;
+  };
+  try {
+    instance = await DuckDBInstance.create(buildPath);
+    conn = await instance.connect();
+    await conn.run(`SET TimeZone = 'UTC'`);
+    await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
+    const counts = await stage(conn, inputs, progress);
+
+    const validationStarted = performance.now();
+    const problems = await validate(conn, inputs);
+    if (problems.length > 0) throw new BuildInputError(problems);
+    progress(`validated ${inputs.size} input files (${seconds(validationStarted)})`);
+
+    for (const statement of schemaDdl()) await conn.run(statement);
+    await writeTables(conn, counts, progress);
+    await conn.run(`INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2)`, [
+      generation,
+      sourceDir,
+    ]);
+    await conn.run('DETACH staging');
+    await removeDatabaseFiles(stagingPath);
+
+    await withWriteLock(target, async () => {
+      if (!inputs.has('access_tokens') && options.keepTokens !== false && conn) {
+        counts.access_tokens = await keepExistingTokens(conn, target, progress);
+      }
+      const checkpointStarted = performance.now();
+      await conn?.run('CHECKPOINT');
+      closeDatabase();
+      await publishDatabaseFile(buildPath, target);
+      progress(`checkpointed and published ${basename(target)} (${seconds(checkpointStarted)})`);
+    });
+    progress(`built ${target}, generation ${generation}, in ${seconds(started)}`);
+    return { generation, counts };
+  } finally {
+    closeDatabase();
+    await removeDatabaseFiles(stagingPath);
+    await removeDatabaseFiles(buildPath);
+  }
+}
