@@ -186,7 +186,7 @@ async function stage(
     progress(
       input
         ? `${table}: ${formatCount(count)} rows read from ${input.file} (${seconds(started)})`
-        : `${table}: no input file, empty table`,
+        : `${table}: no input file`,
     );
   }
   return counts;

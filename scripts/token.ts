@@ -1,0 +1,120 @@
+import { hashToken } from '../src/auth/token.ts';
+import {
+  DEFAULT_DATABASE_PATH,
+  listTokens,
+  MIN_REVOKE_PREFIX,
+  mintToken,
+  revokeToken,
+  TOKEN_ID_LENGTH,
+  tokenId,
+} from '../src/auth/token-store.ts';
+import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
+
+const HELP = `
+Usage:
+  npm run token -- --user ID [--name NAME] [--expires YYYY-MM-DD|ISO] [--database FILE]
+  npm run token -- --revoke ID_OR_TOKEN [--database FILE]
+  npm run token -- --list --user ID [--database FILE]
+
+Mints a personal access token for a user of the store and prints it once on stdout;
+the store keeps only its SHA-256. The token's id (first ${TOKEN_ID_LENGTH} hex characters of the hash)
+goes to stderr and is what --list shows and --revoke accepts.
+
+Options:
+  --user ID            the user who owns the token
+  --name NAME          a label for the token (e.g. "laptop")
+  --expires DATE       expiry: YYYY-MM-DD (valid through that day, UTC) or an ISO 8601
+                       timestamp (UTC unless it carries an offset); default: never
+  --revoke ID|TOKEN    revoke a token: the whole token, or at least ${MIN_REVOKE_PREFIX} hex
+                       characters of its id matching exactly one token
+  --list               list the user's tokens (id, name, created, expires, revoked)
+  --database FILE      the store (default: $DATABASE_PATH, else ${DEFAULT_DATABASE_PATH})
+  -h, --help           show this help
+
+The store is changed on a copy that is swapped in atomically, so a running server keeps
+serving. Exit codes: 0 done, 1 refused or failed (unknown user, no match), 2 wrong usage.
+`;
+
+const DAY_MS = 86_400_000;
+
+/** A date means "valid through that day": the token expires at the next UTC midnight. */
+function parseExpiry(value: string): Date {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
+  const parsed = new Date(dateOnly || hasZone ? value : `${value}Z`);
+  if (
+    Number.isNaN(parsed.getTime()) ||
+    !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+  ) {
+    throw new UsageError(`--expires must be YYYY-MM-DD or an ISO 8601 timestamp, got '${value}'`);
+  }
+  const expiresAt = dateOnly ? new Date(parsed.getTime() + DAY_MS) : parsed;
+  if (expiresAt.getTime() <= Date.now()) {
+    throw new UsageError(`--expires ${value} is not in the future`);
+  }
+  return expiresAt;
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0]?.map((_, column) =>
+    Math.max(...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  for (const row of rows) {
+    const line = row.map((cell, column) => cell.padEnd(widths?.[column] ?? 0)).join('  ');
+    process.stdout.write(`${line.trimEnd()}\n`);
+  }
+}
+
+await runCli('token', async () => {
+  const args = parseCliArgs(HELP, {
+    user: { type: 'string' },
+    name: { type: 'string' },
+    expires: { type: 'string' },
+    revoke: { type: 'string' },
+    list: { type: 'boolean' },
+    database: { type: 'string' },
+  });
+  const databasePath = args.database ?? process.env.DATABASE_PATH ?? DEFAULT_DATABASE_PATH;
+  if (args.revoke !== undefined) {
+    if (args.list || args.name !== undefined || args.expires !== undefined) {
+      throw new UsageError('--revoke takes no --list, --name or --expires');
+    }
+    const result = await revokeToken({ databasePath, idOrToken: args.revoke });
+    process.stderr.write(
+      result.alreadyRevoked
+        ? `token ${result.id} of user ${result.userId} was already revoked\n`
+        : `revoked token ${result.id} of user ${result.userId}\n`,
+    );
+    return;
+  }
+  const userId = requireOption(args.user, 'user');
+  if (args.list) {
+    if (args.name !== undefined || args.expires !== undefined) {
+      throw new UsageError('--list takes no --name or --expires');
+    }
+    const tokens = await listTokens({ databasePath, userId });
+    if (tokens.length === 0) {
+      process.stderr.write(`user ${userId} has no tokens\n`);
+      return;
+    }
+    printTable([
+      ['ID', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED'],
+      ...tokens.map((token) => [
+        token.id,
+        token.name ?? '-',
+        token.createdAt,
+        token.expiresAt ?? 'never',
+        token.revokedAt ?? '-',
+      ]),
+    ]);
+    return;
+  }
+  const expiresAt = args.expires === undefined ? null : parseExpiry(args.expires);
+  const token = await mintToken({ databasePath, userId, name: args.name ?? null, expiresAt });
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(
+    `token ${tokenId(hashToken(token))} minted for user ${userId}` +
+      (expiresAt ? `, expires ${expiresAt.toISOString()}` : '') +
+      '.\nIt is shown only this once: store it now (the store keeps only its hash).\n',
+  );
+});
