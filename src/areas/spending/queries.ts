@@ -1,0 +1,280 @@
+/**
+ * The spending analysis in one SQL statement: the user's scoped rows once, the counted rows
+ * once, then one heavy aggregation for the listed entries and one GROUPING SETS pass for every
+ * lighter breakdown, plus the summary and the cash flow. Results are exact text (DECIMAL and
+ * BIGINT as strings); shape.ts turns them into the response.
+ */
+import type { Store } from '../../store/store.ts';
+import { CASH_FLOW_SQL, type CashFlowTotals, cashFlowTotals } from './cashflow.ts';
+import { type Exact, exact } from './figures.ts';
+import { namesInvestmentPlatformSql, platformTextSql } from './platforms.ts';
+import { cents } from './recurring.ts';
+import type { TimePeriod, Window } from './window.ts';
+
+export const GROUP_BYS = ['category', 'merchant', 'time_period'] as const;
+export type GroupBy = (typeof GROUP_BYS)[number];
+export const SECONDARY_GROUP_BYS = ['category', 'merchant'] as const;
+export type SecondaryGroupBy = (typeof SECONDARY_GROUP_BYS)[number];
+export type Flow = 'spending' | 'income';
+
+export interface SpendingQuery {
+  userId: string;
+  window: Window;
+  groupBy: GroupBy;
+  timePeriod: TimePeriod;
+  /** Only meaningful with group_by=time_period. */
+  secondaryGroupBy: SecondaryGroupBy | null;
+  linkId: string | null;
+  accountIds: readonly string[];
+  /** Canonical taxonomy names. */
+  categories: readonly string[];
+  includeIncome: boolean;
+  withCashFlow: boolean;
+}
+
+export interface Totals {
+  amount: Exact;
+  count: number;
+}
+
+export interface LargestTransaction {
+  transaction_id: string;
+  amount: string;
+  date: string;
+  description: string;
+  merchant_category_code: string | null;
+}
+
+/** One listed entry: a category, merchant or period (its key) of one flow. */
+export interface EntryAggregate extends Totals {
+  flow: Flow;
+  key: string;
+  largest: LargestTransaction;
+  /** Merchant entries: distinct dates ascending and every amount, for is_recurring. */
+  dates?: string[];
+  amountsInCents?: bigint[];
+  /** Single-day period entries: the counted ids, ordered. */
+  transactionIds?: string[];
+}
+
+/** A lighter breakdown row; the keys it was grouped by are set, the others undefined. */
+export interface BreakdownAggregate extends Totals {
+  flow: Flow;
+  category?: string;
+  merchant?: string;
+  subcategory?: string;
+  period?: string;
+}
+
+export interface SpendingAggregates {
+  entries: EntryAggregate[];
+  breakdowns: BreakdownAggregate[];
+  /** The spending side: counted DEBITs. */
+  summary: { total: Exact; count: number; uniqueMerchants: number };
+  cashFlow: CashFlowTotals;
+}
+
+/** Bucket names shared by missing values and real values of the same name. */
+export const UNKNOWN_MERCHANT = 'Unknown';
+export const UNCATEGORIZED = 'Uncategorized';
+
+const PLATFORM_TEXT = platformTextSql('t.merchant_name', 't.description');
+
+/**
+ * $1 user, $2/$3 window, $4 link_id or NULL, $5 account ids, $6 categories, $7 date_trunc unit,
+ * $8 include_income, $9 with cash flow, $10 with transaction ids.
+ * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
+ * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs.
+ */
+const COUNTED_CTES = `
+WITH scoped AS MATERIALIZED (
+  SELECT t.id, t.transacted_at AS day, t.amount, t.direction, t.description, t.merchant_name,
+    t.category, t.subcategory, t.merchant_category_code,
+    CASE WHEN t.direction = 'DEBIT' THEN ${namesInvestmentPlatformSql(PLATFORM_TEXT)} ELSE false END
+      AS to_platform
+  FROM transactions t
+  JOIN accounts a ON a.id = t.account_id
+  WHERE t.user_id = $1 AND a.user_id = $1
+    AND t.transacted_at BETWEEN $2::DATE AND $3::DATE
+    AND NOT t.is_hidden AND NOT t.is_internal_transfer
+    AND a.type <> 'investment'
+    AND ($4::VARCHAR IS NULL OR a.link_id = $4::VARCHAR)
+    AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], t.account_id))
+),
+counted AS MATERIALIZED (
+  SELECT id, day, amount, direction, description, merchant_category_code, merchant_name, category,
+    coalesce(nullif(merchant_name, ''), '${UNKNOWN_MERCHANT}') AS merchant,
+    coalesce(nullif(subcategory, ''), '${UNCATEGORIZED}') AS subcategory,
+    date_trunc($7, day)::DATE AS period
+  FROM scoped
+  WHERE NOT to_platform
+    AND (direction = 'DEBIT' OR $8)
+    AND (len($6::VARCHAR[]) = 0 OR list_contains($6::VARCHAR[], category::VARCHAR))
+)`;
+
+const LARGEST = `first({'transaction_id': id, 'amount': amount, 'date': day,
+    'description': description, 'merchant_category_code': merchant_category_code}
+    ORDER BY amount DESC, day DESC, id) AS largest`;
+
+const ENTRY_KEY: Record<GroupBy, string> = {
+  category: 'category',
+  merchant: 'merchant',
+  time_period: 'period',
+};
+
+/** Per group_by: what the listed entries need beyond their totals. */
+const ENTRY_EXTRAS: Record<GroupBy, string> = {
+  category: '',
+  merchant: `, list(DISTINCT day ORDER BY day) AS dates, list(amount) AS amounts`,
+  time_period: `, list(id ORDER BY id) FILTER (WHERE $10) AS transaction_ids`,
+};
+
+/** Per group_by: the lighter breakdowns (time series, subcategories, summary's top names). */
+function breakdownSets(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string[] {
+  switch (groupBy) {
+    case 'category':
+      return [
+        '(direction, category, subcategory)',
+        '(direction, category, period)',
+        '(direction, merchant)',
+      ];
+    case 'merchant':
+      return [
+        '(direction, merchant, category)',
+        '(direction, merchant, period)',
+        '(direction, category)',
+      ];
+    case 'time_period':
+      return [
+        '(direction, category)',
+        '(direction, merchant)',
+        ...(secondary ? [`(direction, period, ${secondary})`] : []),
+      ];
+  }
+}
+
+function analysisSql(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string {
+  const key = ENTRY_KEY[groupBy];
+  return `${COUNTED_CTES}
+  SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount) AS amount,
+    count(*) AS count, ${LARGEST}${ENTRY_EXTRAS[groupBy]}
+  FROM counted GROUP BY direction, ${key}
+  UNION ALL BY NAME
+  SELECT 'breakdown' AS part, direction, category::VARCHAR AS category, merchant, subcategory,
+    period, sum(amount) AS amount, count(*) AS count
+  FROM counted GROUP BY GROUPING SETS (${breakdownSets(groupBy, secondary).join(', ')})
+  UNION ALL BY NAME
+  SELECT 'summary' AS part, sum(amount) AS amount, count(*) AS count,
+    count(DISTINCT merchant_name) FILTER (WHERE merchant_name <> '') AS unique_merchants
+  FROM counted WHERE direction = 'DEBIT'
+  UNION ALL BY NAME
+  ${CASH_FLOW_SQL}`;
+}
+
+/** The SQL text per variant, built once: a constant text per variant keeps statements prepared. */
+const SQL_BY_VARIANT = new Map<string, string>();
+export function sqlFor(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string {
+  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}`;
+  let sql = SQL_BY_VARIANT.get(variant);
+  if (!sql) {
+    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null);
+    SQL_BY_VARIANT.set(variant, sql);
+  }
+  return sql;
+}
+
+interface AnalysisRow {
+  part: 'entry' | 'breakdown' | 'summary' | 'cash_flow';
+  direction: 'DEBIT' | 'CREDIT' | null;
+  key: string | null;
+  category: string | null;
+  merchant: string | null;
+  subcategory: string | null;
+  period: string | null;
+  amount: string | null;
+  count: string | null;
+  largest: LargestTransaction | null;
+  dates: string[] | null;
+  amounts: string[] | null;
+  transaction_ids: string[] | null;
+  unique_merchants: string | null;
+  income: string | null;
+  expenses: string | null;
+}
+
+const flowOf = (direction: AnalysisRow['direction']): Flow =>
+  direction === 'CREDIT' ? 'income' : 'spending';
+const defined = <T>(value: T | null): T | undefined => value ?? undefined;
+
+export function singleDayTransactionIds(query: SpendingQuery): boolean {
+  return (
+    query.groupBy === 'time_period' &&
+    query.timePeriod === 'day' &&
+    query.window.start === query.window.end
+  );
+}
+
+export async function runSpendingAnalysis(
+  store: Store,
+  query: SpendingQuery,
+): Promise<SpendingAggregates> {
+  const rows = await store.query<AnalysisRow & Record<string, unknown>>(
+    sqlFor(query.groupBy, query.secondaryGroupBy),
+    [
+      query.userId,
+      query.window.start,
+      query.window.end,
+      query.linkId,
+      query.accountIds,
+      query.categories,
+      query.timePeriod,
+      query.includeIncome,
+      query.withCashFlow,
+      singleDayTransactionIds(query),
+    ],
+  );
+  const aggregates: SpendingAggregates = {
+    entries: [],
+    breakdowns: [],
+    summary: { total: exact(0), count: 0, uniqueMerchants: 0 },
+    cashFlow: cashFlowTotals(undefined),
+  };
+  for (const row of rows) {
+    switch (row.part) {
+      case 'entry':
+        aggregates.entries.push({
+          flow: flowOf(row.direction),
+          key: row.key as string,
+          amount: exact(row.amount),
+          count: Number(row.count),
+          largest: row.largest as LargestTransaction,
+          ...(row.dates ? { dates: row.dates } : {}),
+          ...(row.amounts ? { amountsInCents: row.amounts.map(cents) } : {}),
+          ...(row.transaction_ids ? { transactionIds: row.transaction_ids } : {}),
+        });
+        break;
+      case 'breakdown':
+        aggregates.breakdowns.push({
+          flow: flowOf(row.direction),
+          category: defined(row.category),
+          merchant: defined(row.merchant),
+          subcategory: defined(row.subcategory),
+          period: defined(row.period),
+          amount: exact(row.amount),
+          count: Number(row.count),
+        });
+        break;
+      case 'summary':
+        aggregates.summary = {
+          total: exact(row.amount ?? 0),
+          count: Number(row.count ?? 0),
+          uniqueMerchants: Number(row.unique_merchants ?? 0),
+        };
+        break;
+      case 'cash_flow':
+        aggregates.cashFlow = cashFlowTotals(row);
+        break;
+    }
+  }
+  return aggregates;
+}

@@ -1,0 +1,142 @@
+/** Response components of the spending analysis, under the names api-spec.md gives them. */
+import { z } from 'zod';
+import { DECIMAL_PATTERN } from '../../http/money.ts';
+import { TIME_PERIODS } from './window.ts';
+
+const decimal = (description: string) =>
+  z.string().regex(new RegExp(DECIMAL_PATTERN)).meta({ description });
+const isoDate = (description: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .meta({ description, format: 'date' });
+const trend = z
+  .union([decimal('Percentage change from the previous period, two decimals'), z.null()])
+  .optional();
+const flow = z
+  .enum(['spending', 'income'])
+  .meta({ description: 'Whether the entry totals DEBITs (spending) or CREDITs (income)' });
+
+export const LargestTransaction = z
+  .looseObject({
+    transaction_id: z.string().max(32).meta({ description: 'The transaction `id`' }),
+    amount: decimal('Amount, two decimals'),
+    date: isoDate('Transaction date'),
+    description: z.string(),
+    merchant_category_code: z.string().nullable().optional(),
+  })
+  .meta({ id: 'LargestTransaction' });
+
+export const Subcategory = z
+  .looseObject({ name: z.string(), amount: decimal('Total, two decimals'), count: z.int() })
+  .meta({ id: 'Subcategory' });
+
+export const TimeSeriesPoint = z
+  .looseObject({
+    start_date: isoDate('Period start, clipped to the window').nullable().optional(),
+    end_date: isoDate('Period end, clipped to the window'),
+    amount: decimal('Total, two decimals'),
+    count: z.int(),
+  })
+  .meta({ id: 'TimeSeriesPoint' });
+
+const entryFigures = {
+  total_amount: decimal('Total, two decimals'),
+  transaction_count: z.int(),
+  average_transaction: decimal('Total / count, two decimals'),
+  percentage_of_total: decimal('Share of the flow total, two decimals'),
+  largest_transaction: LargestTransaction,
+  trend,
+  flow,
+};
+
+export const CategorySpending = z
+  .looseObject({
+    category: z.string(),
+    ...entryFigures,
+    subcategories: z.array(Subcategory),
+    time_series: z.array(TimeSeriesPoint),
+  })
+  .meta({ id: 'CategorySpending' });
+
+export const MerchantSpending = z
+  .looseObject({
+    merchant_name: z.string(),
+    category: z.string(),
+    ...entryFigures,
+    is_recurring: z.boolean(),
+    time_series: z.array(TimeSeriesPoint),
+  })
+  .meta({ id: 'MerchantSpending' });
+
+export const TimePeriodSpendingWithTransactionIds = z
+  .looseObject({
+    time_period: z.enum(TIME_PERIODS),
+    start_date: isoDate('Period start, clipped to the window').nullable().optional(),
+    end_date: isoDate('Period end, clipped to the window'),
+    ...entryFigures,
+    transaction_ids: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .meta({ description: 'The counted ids, ordered; only for a single-day day grouping' }),
+  })
+  .meta({ id: 'TimePeriodSpendingWithTransactionIds' });
+
+export const SpendingBreakdownItem = z
+  .object({
+    name: z.string(),
+    amount: decimal('Total, two decimals'),
+    transaction_count: z.int(),
+    percentage: decimal("Share of the period's total, two decimals"),
+  })
+  .meta({ id: 'SpendingBreakdownItem' });
+
+export const TimePeriodSpendingEnriched = z
+  .object({
+    start_date: isoDate('Period start, clipped to the window').nullable().optional(),
+    end_date: isoDate('Period end, clipped to the window'),
+    total_amount: decimal('Total spending in the period'),
+    transaction_count: z.int(),
+    percentage_of_total: decimal('Share of the total spending'),
+    trend,
+    breakdown: z.array(SpendingBreakdownItem),
+  })
+  .meta({ id: 'TimePeriodSpendingEnriched' });
+
+export const SpendingDataWithTransactionIds = z
+  .looseObject({
+    by_category: z.array(CategorySpending).nullable(),
+    by_merchant: z.array(MerchantSpending).nullable(),
+    by_time_period: z.array(TimePeriodSpendingWithTransactionIds).nullable(),
+  })
+  .meta({ id: 'SpendingDataWithTransactionIds' });
+
+export const SpendingSummary = z
+  .looseObject({
+    total_spending: decimal('Total counted spending'),
+    average_daily_spending: decimal('Total / days in the window'),
+    average_monthly_spending: decimal('Average daily x 30.4375'),
+    total_transactions: z.int(),
+    unique_merchants: z.int(),
+    top_category: z.string(),
+    top_merchant: z.string(),
+  })
+  .meta({ id: 'SpendingSummary' });
+
+const cashFlowField = (description: string) => z.union([decimal(description), z.null()]).optional();
+
+export const SpendingAnalysisEnrichedResponse = z
+  .object({
+    spending: SpendingDataWithTransactionIds,
+    summary: SpendingSummary,
+    request_id: z.string().meta({ description: 'Equals the x-request-id header' }),
+    created_at: z
+      .string()
+      .meta({ description: 'Analysis creation timestamp', format: 'date-time' }),
+    by_time_period: z.array(TimePeriodSpendingEnriched).nullable().optional(),
+    total_income: cashFlowField('Whole-window CREDIT total on the cash-flow basis'),
+    total_expenses: cashFlowField('Whole-window DEBIT total on the cash-flow basis'),
+    savings_rate: cashFlowField('(income - expenses) / income x 100, one decimal'),
+  })
+  .meta({ id: 'SpendingAnalysisEnrichedResponse' });

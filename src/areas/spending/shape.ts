@@ -1,0 +1,400 @@
+/**
+ * Pure shaping of the query's aggregates into the response body (decisions.md, "Grouping",
+ * "include_income", "Figures"). No I/O: every rule past the SQL lives here.
+ */
+import { type CashFlowFields, cashFlowFields, NO_CASH_FLOW } from './cashflow.ts';
+import {
+  byAmountThenName,
+  changeFrom,
+  compareCodePoints,
+  DAYS_PER_MONTH,
+  type Exact,
+  money,
+  percent,
+  shareOf,
+  ZERO,
+} from './figures.ts';
+import {
+  type BreakdownAggregate,
+  type EntryAggregate,
+  type Flow,
+  type LargestTransaction,
+  type SpendingAggregates,
+  type SpendingQuery,
+  singleDayTransactionIds,
+  type Totals,
+  UNKNOWN_MERCHANT,
+} from './queries.ts';
+import { isRecurring } from './recurring.ts';
+import {
+  clippedPeriod,
+  daysIn,
+  lastTwoPeriods,
+  periodKey,
+  previousKey,
+  type TimePeriod,
+} from './window.ts';
+
+/** Breakdown items ranked per period before the rest is folded into one `Other`. */
+export const BREAKDOWN_TOP = 10;
+export const OTHER = 'Other';
+
+const FLOWS: readonly Flow[] = ['spending', 'income'];
+
+export interface TimeSeriesPoint {
+  start_date: string;
+  end_date: string;
+  amount: string;
+  count: number;
+}
+
+interface EntryFigures {
+  total_amount: string;
+  transaction_count: number;
+  average_transaction: string;
+  percentage_of_total: string;
+  largest_transaction: LargestTransaction;
+  trend: string | null;
+  flow: Flow;
+}
+
+export interface CategoryEntry extends EntryFigures {
+  category: string;
+  subcategories: Array<{ name: string; amount: string; count: number }>;
+  time_series: TimeSeriesPoint[];
+}
+
+export interface MerchantEntry extends EntryFigures {
+  merchant_name: string;
+  category: string;
+  is_recurring: boolean;
+  time_series: TimeSeriesPoint[];
+}
+
+export interface PeriodEntry extends EntryFigures {
+  time_period: TimePeriod;
+  start_date: string;
+  end_date: string;
+  transaction_ids: string[] | null;
+}
+
+export interface BreakdownItem {
+  name: string;
+  amount: string;
+  transaction_count: number;
+  percentage: string;
+}
+
+export interface EnrichedPeriod {
+  start_date: string;
+  end_date: string;
+  total_amount: string;
+  transaction_count: number;
+  percentage_of_total: string;
+  trend: string | null;
+  breakdown: BreakdownItem[];
+}
+
+export interface SpendingSummary {
+  total_spending: string;
+  average_daily_spending: string;
+  average_monthly_spending: string;
+  total_transactions: number;
+  unique_merchants: number;
+  top_category: string;
+  top_merchant: string;
+}
+
+export interface SpendingAnalysis extends CashFlowFields {
+  spending: {
+    by_category: CategoryEntry[] | null;
+    by_merchant: MerchantEntry[] | null;
+    by_time_period: PeriodEntry[] | null;
+  };
+  summary: SpendingSummary;
+  by_time_period: EnrichedPeriod[] | null;
+}
+
+export interface ShapeOptions {
+  /** Entries of by_category / by_merchant below this total are left out. */
+  minTotalAmount: Exact;
+}
+
+const fmt = (value: Exact | null): string | null => (value === null ? null : percent(value));
+
+function sumOf(items: readonly Totals[]): Exact {
+  return items.reduce((total, item) => total.plus(item.amount), ZERO);
+}
+
+function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Exact | null): EntryFigures {
+  return {
+    total_amount: money(entry.amount),
+    transaction_count: entry.count,
+    average_transaction: money(entry.amount.div(entry.count)),
+    percentage_of_total: percent(shareOf(entry.amount, flowTotal)),
+    largest_transaction: entry.largest,
+    trend: fmt(trend),
+    flow: entry.flow,
+  };
+}
+
+/** The name with the largest total (ties: code point order), or "" when there is none. */
+function topName(totals: ReadonlyMap<string, Exact>, exclude?: string): string {
+  let best: [string, Exact] | undefined;
+  for (const [name, amount] of totals) {
+    if (name === exclude) continue;
+    if (
+      !best ||
+      amount.gt(best[1]) ||
+      (amount.eq(best[1]) && compareCodePoints(name, best[0]) < 0)
+    ) {
+      best = [name, amount];
+    }
+  }
+  return best?.[0] ?? '';
+}
+
+/** Indexes rows by a string key into lists. */
+function groupRows<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const list = groups.get(key);
+    if (list) list.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+export function shapeSpendingAnalysis(
+  query: SpendingQuery,
+  aggregates: SpendingAggregates,
+  options: ShapeOptions,
+): SpendingAnalysis {
+  const { window, timePeriod, groupBy } = query;
+  const entriesOf = (flow: Flow) => aggregates.entries.filter((entry) => entry.flow === flow);
+  const flowTotals = new Map(FLOWS.map((flow) => [flow, sumOf(entriesOf(flow))]));
+  const breakdownsOf = (flow: Flow, has: (row: BreakdownAggregate) => boolean) =>
+    aggregates.breakdowns.filter((row) => row.flow === flow && has(row));
+
+  /** Per entry key, its (flow, key, period) breakdown rows: time series and trend. */
+  const entryKeyOf = (row: BreakdownAggregate) =>
+    `${row.flow}\u0000${(groupBy === 'category' ? row.category : row.merchant) ?? ''}`;
+  const periodRows = groupRows(
+    aggregates.breakdowns.filter(
+      (row) =>
+        row.period !== undefined &&
+        row.subcategory === undefined &&
+        (groupBy === 'category' ? row.category !== undefined : row.merchant !== undefined),
+    ),
+    entryKeyOf,
+  );
+  const { last, beforeLast } = lastTwoPeriods(window, timePeriod);
+
+  function timeSeries(entry: EntryAggregate): TimeSeriesPoint[] {
+    const rows = periodRows.get(`${entry.flow}\u0000${entry.key}`) ?? [];
+    return rows
+      .map((row) => ({ period: clippedPeriod(row.period as string, timePeriod, window), row }))
+      .sort((a, b) => (a.period.key < b.period.key ? -1 : 1))
+      .map(({ period, row }) => ({
+        start_date: period.start,
+        end_date: period.end,
+        amount: money(row.amount),
+        count: row.count,
+      }));
+  }
+
+  /** Category/merchant trend: the window's last calendar period against the one before. */
+  function lastPeriodTrend(entry: EntryAggregate): Exact | null {
+    if (beforeLast === null) return null;
+    const rows = periodRows.get(`${entry.flow}\u0000${entry.key}`) ?? [];
+    const amountIn = (key: string) => rows.find((row) => row.period === key)?.amount ?? ZERO;
+    return changeFrom(amountIn(last), amountIn(beforeLast));
+  }
+
+  const listed = (flow: Flow) =>
+    entriesOf(flow)
+      .filter((entry) => !entry.amount.lt(options.minTotalAmount))
+      .sort(
+        byAmountThenName(
+          (entry) => entry.amount,
+          (entry) => entry.key,
+        ),
+      );
+
+  function categoryEntries(): CategoryEntry[] {
+    const subcategoryRows = groupRows(
+      aggregates.breakdowns.filter((row) => row.subcategory !== undefined),
+      entryKeyOf,
+    );
+    return FLOWS.flatMap((flow) =>
+      listed(flow).map((entry) => ({
+        category: entry.key,
+        ...entryFigures(entry, flowTotals.get(flow) as Exact, lastPeriodTrend(entry)),
+        subcategories: (subcategoryRows.get(`${flow}\u0000${entry.key}`) ?? [])
+          .sort(
+            byAmountThenName(
+              (row) => row.amount,
+              (row) => row.subcategory as string,
+            ),
+          )
+          .map((row) => ({
+            name: row.subcategory as string,
+            amount: money(row.amount),
+            count: row.count,
+          })),
+        time_series: timeSeries(entry),
+      })),
+    );
+  }
+
+  function merchantEntries(): MerchantEntry[] {
+    const categoryRows = groupRows(
+      aggregates.breakdowns.filter(
+        (row) => row.merchant !== undefined && row.category !== undefined,
+      ),
+      entryKeyOf,
+    );
+    return FLOWS.flatMap((flow) =>
+      listed(flow).map((entry) => {
+        const categories = categoryRows.get(`${flow}\u0000${entry.key}`) ?? [];
+        return {
+          merchant_name: entry.key,
+          category: topName(new Map(categories.map((row) => [row.category as string, row.amount]))),
+          ...entryFigures(entry, flowTotals.get(flow) as Exact, lastPeriodTrend(entry)),
+          is_recurring: isRecurring(entry.dates ?? [], entry.amountsInCents ?? []),
+          time_series: timeSeries(entry),
+        };
+      }),
+    );
+  }
+
+  const firstPeriod = periodKey(window.start, timePeriod);
+  /** Period trend: against the calendar period just before, counted inside the window. */
+  function periodTrend(key: string, amountOf: (key: string) => Exact | undefined): Exact | null {
+    if (key === firstPeriod) return null;
+    return changeFrom(amountOf(key) ?? ZERO, amountOf(previousKey(key, timePeriod)) ?? ZERO);
+  }
+
+  const withIds = singleDayTransactionIds(query);
+  function periodEntries(): PeriodEntry[] {
+    return FLOWS.flatMap((flow) => {
+      const entries = entriesOf(flow).sort((a, b) => (a.key < b.key ? -1 : 1));
+      const amounts = new Map(entries.map((entry) => [entry.key, entry.amount]));
+      return entries.map((entry) => {
+        const period = clippedPeriod(entry.key, timePeriod, window);
+        return {
+          time_period: timePeriod,
+          start_date: period.start,
+          end_date: period.end,
+          ...entryFigures(
+            entry,
+            flowTotals.get(flow) as Exact,
+            periodTrend(entry.key, (key) => amounts.get(key)),
+          ),
+          transaction_ids: withIds ? (entry.transactionIds ?? []) : null,
+        };
+      });
+    });
+  }
+
+  function enrichedPeriods(secondary: 'category' | 'merchant'): EnrichedPeriod[] {
+    const spendingTotal = flowTotals.get('spending') as Exact;
+    const periods = entriesOf('spending').sort((a, b) => (a.key < b.key ? -1 : 1));
+    const amounts = new Map(periods.map((entry) => [entry.key, entry.amount]));
+    const itemsByPeriod = groupRows(
+      breakdownsOf('spending', (row) => row.period !== undefined && row[secondary] !== undefined),
+      (row) => row.period as string,
+    );
+    return periods.map((entry) => {
+      const period = clippedPeriod(entry.key, timePeriod, window);
+      const items = (itemsByPeriod.get(entry.key) ?? []).map((row) => ({
+        name: row[secondary] as string,
+        amount: row.amount,
+        count: row.count,
+      }));
+      return {
+        start_date: period.start,
+        end_date: period.end,
+        total_amount: money(entry.amount),
+        transaction_count: entry.count,
+        percentage_of_total: percent(shareOf(entry.amount, spendingTotal)),
+        trend: fmt(periodTrend(entry.key, (key) => amounts.get(key))),
+        breakdown: breakdown(items, entry.amount),
+      };
+    });
+  }
+
+  function summary(): SpendingSummary {
+    const { total, count, uniqueMerchants } = aggregates.summary;
+    const totalsBy = (dimension: 'category' | 'merchant'): Map<string, Exact> =>
+      groupBy === dimension
+        ? new Map(entriesOf('spending').map((entry) => [entry.key, entry.amount]))
+        : new Map(
+            breakdownsOf(
+              'spending',
+              (row) =>
+                row[dimension] !== undefined &&
+                row.period === undefined &&
+                row.subcategory === undefined &&
+                row[dimension === 'category' ? 'merchant' : 'category'] === undefined,
+            ).map((row) => [row[dimension] as string, row.amount]),
+          );
+    const daily = total.div(daysIn(window));
+    return {
+      total_spending: money(total),
+      average_daily_spending: money(daily),
+      average_monthly_spending: money(daily.times(DAYS_PER_MONTH)),
+      total_transactions: count,
+      unique_merchants: uniqueMerchants,
+      top_category: topName(totalsBy('category')),
+      top_merchant: topName(totalsBy('merchant'), UNKNOWN_MERCHANT),
+    };
+  }
+
+  return {
+    spending: {
+      by_category: groupBy === 'category' ? categoryEntries() : null,
+      by_merchant: groupBy === 'merchant' ? merchantEntries() : null,
+      by_time_period: groupBy === 'time_period' ? periodEntries() : null,
+    },
+    summary: summary(),
+    by_time_period:
+      groupBy === 'time_period' && query.secondaryGroupBy
+        ? enrichedPeriods(query.secondaryGroupBy)
+        : null,
+    ...(query.withCashFlow ? cashFlowFields(aggregates.cashFlow) : NO_CASH_FLOW),
+  };
+}
+
+/**
+ * A period's breakdown: its top names by amount (ties: code point order), then one `Other` with
+ * the sum and count of the rest, when there is a rest. A real `Other` is never ranked.
+ */
+export function breakdown(
+  items: ReadonlyArray<{ name: string; amount: Exact; count: number }>,
+  periodTotal: Exact,
+): BreakdownItem[] {
+  const ranked = items
+    .filter((item) => item.name !== OTHER)
+    .sort(
+      byAmountThenName(
+        (item) => item.amount,
+        (item) => item.name,
+      ),
+    );
+  const top = ranked.slice(0, BREAKDOWN_TOP);
+  const rest = [...ranked.slice(BREAKDOWN_TOP), ...items.filter((item) => item.name === OTHER)];
+  const listed = rest.length
+    ? [
+        ...top,
+        { name: OTHER, amount: sumOf(rest), count: rest.reduce((n, item) => n + item.count, 0) },
+      ]
+    : top;
+  return listed.map((item) => ({
+    name: item.name,
+    amount: money(item.amount),
+    transaction_count: item.count,
+    percentage: percent(shareOf(item.amount, periodTotal)),
+  }));
+}

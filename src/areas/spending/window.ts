@@ -1,0 +1,125 @@
+/**
+ * The analysis window and its calendar periods (decisions.md, "Clock and window"). Dates are
+ * handled as `YYYY-MM-DD` text and UTC day numbers, so no local time zone can shift them.
+ */
+
+export const TIME_PERIODS = ['day', 'week', 'month', 'quarter', 'year'] as const;
+export type TimePeriod = (typeof TIME_PERIODS)[number];
+
+export interface Window {
+  start: string;
+  end: string;
+}
+
+export interface Period {
+  /** The calendar period's first day, unclipped: the key the SQL groups by. */
+  key: string;
+  /** The period clipped to the window. */
+  start: string;
+  end: string;
+}
+
+const MS_PER_DAY = 86_400_000;
+
+export function dayNumber(date: string): number {
+  return Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / MS_PER_DAY;
+}
+
+export function dateOf(day: number): string {
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+export const addDays = (date: string, days: number): string => dateOf(dayNumber(date) + days);
+
+/** The same calendar date one year earlier; Feb 29 becomes Feb 28. */
+export function oneYearBefore(date: string): string {
+  const year = String(+date.slice(0, 4) - 1).padStart(4, '0');
+  const monthDay = date.slice(5) === '02-29' ? '02-28' : date.slice(5);
+  return `${year}-${monthDay}`;
+}
+
+/**
+ * The effective window: `end_date` omitted or later than today becomes today; `start_date`
+ * omitted becomes the day after the same date a year before the end (a trailing year, both
+ * ends inclusive). The caller rejects a start after the end.
+ */
+export function effectiveWindow(
+  today: string,
+  startDate: string | undefined,
+  endDate: string | undefined,
+): Window {
+  const end = endDate === undefined || endDate > today ? today : endDate;
+  const start = startDate ?? addDays(oneYearBefore(end), 1);
+  return { start, end };
+}
+
+export const daysIn = (window: Window): number =>
+  dayNumber(window.end) - dayNumber(window.start) + 1;
+
+/** The first day of the calendar period holding `date` (ISO weeks start on Monday). */
+export function periodKey(date: string, period: TimePeriod): string {
+  switch (period) {
+    case 'day':
+      return date;
+    case 'week': {
+      const day = dayNumber(date);
+      // Day 0 (1970-01-01) was a Thursday: Monday-based weekday = (day + 3) mod 7.
+      return dateOf(day - ((((day + 3) % 7) + 7) % 7));
+    }
+    case 'month':
+      return `${date.slice(0, 7)}-01`;
+    case 'quarter': {
+      const month = +date.slice(5, 7);
+      const first = month - ((month - 1) % 3);
+      return `${date.slice(0, 4)}-${String(first).padStart(2, '0')}-01`;
+    }
+    case 'year':
+      return `${date.slice(0, 4)}-01-01`;
+  }
+}
+
+/** The first day of the calendar period after the one starting at `key`. */
+function nextKey(key: string, period: TimePeriod): string {
+  switch (period) {
+    case 'day':
+      return addDays(key, 1);
+    case 'week':
+      return addDays(key, 7);
+    case 'month':
+    case 'quarter': {
+      const months = +key.slice(0, 4) * 12 + (+key.slice(5, 7) - 1) + (period === 'month' ? 1 : 3);
+      const year = String(Math.floor(months / 12)).padStart(4, '0');
+      return `${year}-${String((months % 12) + 1).padStart(2, '0')}-01`;
+    }
+    case 'year':
+      return `${String(+key.slice(0, 4) + 1).padStart(4, '0')}-01-01`;
+  }
+}
+
+// ISO dates compare as text; Math.min/max would turn them into NaN.
+const laterOf = (a: string, b: string) => (a < b ? b : a);
+const earlierOf = (a: string, b: string) => (a < b ? a : b);
+
+/** The period starting at `key`, clipped to the window. */
+export function clippedPeriod(key: string, period: TimePeriod, window: Window): Period {
+  const last = addDays(nextKey(key, period), -1);
+  return {
+    key,
+    start: laterOf(key, window.start),
+    end: earlierOf(last, window.end),
+  };
+}
+
+/** The calendar period just before the one starting at `key` (its key). */
+export function previousKey(key: string, period: TimePeriod): string {
+  return periodKey(addDays(key, -1), period);
+}
+
+/** The window's last calendar period (holding the end) and the one before, if inside the window. */
+export function lastTwoPeriods(
+  window: Window,
+  period: TimePeriod,
+): { last: string; beforeLast: string | null } {
+  const last = periodKey(window.end, period);
+  return { last, beforeLast: last > window.start ? previousKey(last, period) : null };
+}

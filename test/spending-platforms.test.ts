@@ -1,0 +1,160 @@
+import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INVESTMENT_PLATFORMS,
+  namesInvestmentPlatformSql,
+  platformTextSql,
+} from '../src/areas/spending/platforms.ts';
+
+// The matcher runs in DuckDB's RE2, exactly as the spending query embeds it.
+let instance: DuckDBInstance;
+let statement: DuckDBPreparedStatement;
+
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  statement = await connection.prepare(
+    `SELECT ${namesInvestmentPlatformSql(platformTextSql('$1::VARCHAR', '$2::VARCHAR'))} AS hit`,
+  );
+});
+afterAll(() => instance.closeSync());
+
+async function namesPlatform(merchantName: string | null, description: string): Promise<boolean> {
+  statement.bind([merchantName, description]);
+  const rows = (await statement.runAndReadAll()).getRowObjectsJson();
+  return rows[0]?.hit === true;
+}
+
+/** Statement lines per platform, noise included, as banks print them. */
+const PLATFORM_TEXTS: Record<string, Array<[string | null, string]>> = {
+  Robinhood: [
+    [null, 'ROBINHOOD DES:FUNDS ID:5XK2 INDN:JANE DOE CO ID:XXXXX PPD'],
+    ['Robinhood', 'ACH DEBIT'],
+  ],
+  Vanguard: [
+    [null, 'VANGUARD BUY INVESTMENT 012345'],
+    [null, 'The Vanguard Group ACH'],
+  ],
+  'Fidelity Investments': [
+    [null, 'FID BKG SVC LLC MONEYLINE 123456'],
+    [null, 'FIDELITY'],
+    ['Fidelity Investments', 'ELECTRONIC WITHDRAWAL'],
+  ],
+  'Charles Schwab': [
+    [null, 'SCHWAB BROKERAGE MONEYLINK'],
+    ['Charles Schwab', 'ONLINE TRANSFER'],
+  ],
+  'E*TRADE': [
+    [null, 'E*TRADE SECURITIES ACH TRANSFER'],
+    [null, 'ETRADE ACH 20260101'],
+    [null, 'E-TRADE FUNDING'],
+  ],
+  'Interactive Brokers': [
+    [null, 'INTERACTIVE BROKERS LLC DEPOSIT'],
+    [null, 'IBKR*DEPOSIT'],
+  ],
+  Coinbase: [
+    [null, 'COINBASE.COM 8889087930 CA'],
+    [null, 'POS DEBIT COINBASE8889087930'],
+    ['Coinbase', 'CRYPTO PURCHASE'],
+  ],
+  Kraken: [
+    [null, 'KRAKEN.COM DEPOSIT'],
+    [null, 'PAYWARD VENTURES INC'],
+  ],
+  Wealthfront: [[null, 'WEALTHFRONT EDI PYMNTS']],
+  Betterment: [[null, 'BETTERMENT DES:AUTOMATED ID:1234']],
+  Acorns: [[null, 'ACORNS INVEST DES:TRANSFER']],
+  'M1 Finance': [
+    [null, 'M1 FINANCE DES:ACH'],
+    [null, 'M1FINANCE LLC'],
+  ],
+  Webull: [[null, 'WEBULL FINANCIAL LLC']],
+  'TD Ameritrade': [[null, 'TD AMERITRADE CLEARING']],
+  'Merrill Edge': [[null, 'MERRILL EDGE TRANSFER']],
+  'Ally Invest': [[null, 'ALLY INVESTMENTS TRANSFER']],
+  'SoFi Invest': [[null, 'SOFI SECURITIES DEPOSIT']],
+  Stash: [[null, 'STASH INVESTMENTS 1234']],
+  Public: [[null, 'PUBLIC.COM DEPOSIT']],
+  Gemini: [[null, 'GEMINI TRUST COMPANY']],
+  Binance: [[null, 'BINANCE.US PURCHASE']],
+  'Crypto.com': [[null, 'CRYPTO.COM VISA TOPUP']],
+  eToro: [[null, 'ETORO USA LLC']],
+  Firstrade: [[null, 'FIRSTRADE SECURITIES']],
+  tastytrade: [[null, 'TASTYTRADE INC']],
+  Ellevest: [[null, 'ELLEVEST DEPOSIT']],
+  'Edward Jones': [[null, 'EDWARD JONES INVESTMENTS']],
+  'T. Rowe Price': [[null, 'T. ROWE PRICE TRANSFER']],
+};
+
+describe('investment platforms: a DEBIT naming one is a transfer, not spending', () => {
+  it('every platform has statement examples', () => {
+    expect(Object.keys(PLATFORM_TEXTS).sort()).toEqual(
+      INVESTMENT_PLATFORMS.map((platform) => platform.name).sort(),
+    );
+  });
+
+  for (const platform of INVESTMENT_PLATFORMS) {
+    it(`${platform.name}: statement lines and every spelling match, in any case`, async () => {
+      for (const [merchant, description] of PLATFORM_TEXTS[platform.name] ?? []) {
+        expect(await namesPlatform(merchant, description), description).toBe(true);
+        expect(
+          await namesPlatform(merchant?.toLowerCase() ?? null, description.toLowerCase()),
+        ).toBe(true);
+      }
+      for (const spelling of platform.spellings) {
+        const text = `ACH DEBIT ${spelling.replace('*', '').toUpperCase()} 8889087930`;
+        expect(await namesPlatform(null, text), text).toBe(true);
+        expect(await namesPlatform(spelling.replace('*', ''), 'PAYMENT'), spelling).toBe(true);
+      }
+    });
+  }
+});
+
+/** Businesses sharing a platform's name, as they appear on statements. */
+const LOOKALIKES: Array<[string | null, string]> = [
+  ['Les Schwab Tire Centers', 'LES SCHWAB TIRES #0432 BEND OR'],
+  [null, 'LES SCHWAB #0432'],
+  [null, 'SCHWAB TIRE CTR 123'],
+  ['Fidelity Life', 'FIDELITY LIFE INS PREM'],
+  ['Fidelity & Guaranty Life', 'FIDELITY & GUARANTY LIFE PREMIUM'],
+  [null, 'FIDELITY AND GUARANTY LIFE'],
+  [null, 'FIDELITY NATIONAL TITLE ESCROW'],
+  [null, 'FIDELITY BANK LOAN PMT'],
+  [null, 'SEATTLE KRAKEN TICKETS'],
+  [null, 'KRAKEN RUM WEBSHOP'],
+  [null, 'VANGUARD CLEANING SYSTEMS'],
+  [null, 'ACORNS NURSERY FEES'],
+];
+
+describe('false-positive guards: businesses sharing a platform name stay spending', () => {
+  it.each(LOOKALIKES)('%s / %s', async (merchant, description) => {
+    expect(await namesPlatform(merchant, description)).toBe(false);
+  });
+
+  for (const platform of INVESTMENT_PLATFORMS) {
+    for (const guard of platform.guards) {
+      it(`guard "${guard}" (${platform.name}) overrides the platform name`, async () => {
+        expect(await namesPlatform(null, `POS ${guard.toUpperCase()} #123`)).toBe(false);
+        expect(await namesPlatform(guard, 'PURCHASE')).toBe(false);
+      });
+    }
+  }
+
+  it('a guard only neutralises its own platform', async () => {
+    expect(await namesPlatform('Robinhood', 'LES SCHWAB REFERRAL')).toBe(true);
+  });
+
+  it.each([
+    [null, 'ROBIN HOOD PUB'],
+    [null, 'THE TRADE DESK'],
+    [null, 'FREE TRADE COFFEE'],
+    [null, 'SCHWABENHAUS BAKERY'],
+    [null, 'GOOGLE *GEMINI'],
+    [null, 'PUBLIC STORAGE 1234'],
+    [null, 'CRYPTOCOMICS'],
+    ['Starbucks', 'STARBUCKS STORE 1234'],
+  ])('no platform named: %s / %s', async (merchant, description) => {
+    expect(await namesPlatform(merchant, description)).toBe(false);
+  });
+});
