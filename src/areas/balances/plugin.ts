@@ -1,3 +1,70 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { formatMoney, formatMoneyOrNull } from '../../http/money.ts';
+import { protectedResponses } from '../../http/schemas.ts';
+import { balanceHistoryPlugin } from './history.ts';
+import { netWorthOf } from './net-worth.ts';
+import { BalancesResponse } from './schemas.ts';
 
-export const balancesPlugin: FastifyPluginAsyncZod = async () => {};
+/** Each account of the user with its latest snapshot (ties on as_of cannot occur: one row a day). */
+const LATEST_BALANCES_SQL = `
+  SELECT a.id AS account_id, a.link_id, a.name, a.mask, a.type, a.subtype, a.currency,
+         b.current, b.available, b.credit_limit, b.as_of
+  FROM accounts a
+  LEFT JOIN (
+    SELECT account_id, current, available, credit_limit, as_of
+    FROM balances
+    WHERE account_id IN (SELECT id FROM accounts WHERE user_id = $1)
+    QUALIFY row_number() OVER (PARTITION BY account_id ORDER BY as_of DESC) = 1
+  ) b ON b.account_id = a.id
+  WHERE a.user_id = $1
+  ORDER BY a.id`;
+
+type LatestBalanceRow = {
+  account_id: string;
+  link_id: string;
+  name: string;
+  mask: string | null;
+  type: 'depository' | 'credit' | 'loan' | 'investment' | 'other';
+  subtype: string | null;
+  currency: string;
+  current: string | null;
+  available: string | null;
+  credit_limit: string | null;
+  as_of: string | null;
+};
+
+export const balancesPlugin: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/v1/users/balances',
+    {
+      schema: {
+        summary: 'Current balances and net worth',
+        description:
+          'Each account’s latest balance snapshot (accounts without one are listed with nulls), and the totals: ' +
+          'assets (depository, investment, other), liabilities (credit, loan: the amount owed) and net worth = assets − liabilities.',
+        tags: ['balances'],
+        response: { 200: BalancesResponse, ...protectedResponses },
+      },
+    },
+    async (request) => {
+      const rows = await app.store.query<LatestBalanceRow>(LATEST_BALANCES_SQL, [request.userId]);
+      const totals = netWorthOf(rows);
+      const dates = rows.flatMap((row) => (row.as_of === null ? [] : [row.as_of])).sort();
+      return {
+        balances: rows.map((row) => ({
+          ...row,
+          current: formatMoneyOrNull(row.current),
+          available: formatMoneyOrNull(row.available),
+          credit_limit: formatMoneyOrNull(row.credit_limit),
+        })),
+        totals: {
+          assets: formatMoney(totals.assets),
+          liabilities: formatMoney(totals.liabilities),
+          net_worth: formatMoney(totals.netWorth),
+          as_of: dates.at(-1) ?? null,
+        },
+      };
+    },
+  );
+  await app.register(balanceHistoryPlugin);
+};

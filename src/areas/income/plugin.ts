@@ -1,3 +1,168 @@
+import { Decimal } from 'decimal.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatMoney, moneySchema } from '../../http/money.ts';
+import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { isoDate } from '../balances/schemas.ts';
+import { calendarPeriods, resolveWindow } from '../balances/window.ts';
+import { startAfterEndError, windowQuery } from '../balances/window-query.ts';
+import { inferPayFrequency, nextExpectedPayDate, PAY_FREQUENCIES } from './pay-frequency.ts';
 
-export const incomePlugin: FastifyPluginAsyncZod = async () => {};
+export const PayrollIncome = z
+  .object({
+    link_id: z.string().meta({ description: 'The payroll link.' }),
+    provider: z.string().meta({ description: 'The payroll provider (the link’s name).' }),
+    employer: z.string().meta({ description: 'Employer named on the pay statements.' }),
+    pay_frequency: z.enum(PAY_FREQUENCIES).meta({
+      description:
+        'Inferred from the distinct pay dates in the window: at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band; ' +
+        'biweekly when every date stays within 2 days of a 14-day grid, else semimonthly. Otherwise irregular.',
+    }),
+    last_pay_date: isoDate('Latest pay date in the window.'),
+    next_expected_pay_date: isoDate(
+      'The last pay date plus one cadence (semimonthly: a month after the second-latest); null when irregular. May lie in the past when pay stopped.',
+    ).nullable(),
+    gross_total: moneySchema('Gross pay over the window’s statements.'),
+    net_total: moneySchema('Net pay over the window’s statements.'),
+    statement_count: z.int().min(1).meta({ description: 'Pay statements in the window.' }),
+  })
+  .meta({
+    id: 'PayrollIncome',
+    description: 'Income from one employer of a payroll link, over the window.',
+  });
+
+export const MonthlyIncome = z
+  .object({
+    start_date: isoDate('First day of the month, clipped to the window.'),
+    end_date: isoDate('Last day of the month, clipped to the window.'),
+    total: moneySchema('Sum of the counted CREDIT transactions of the month.'),
+    transaction_count: z
+      .int()
+      .min(0)
+      .meta({ description: 'Counted CREDIT transactions of the month.' }),
+  })
+  .meta({ id: 'MonthlyIncome', description: 'Income from transactions in one calendar month.' });
+
+export const IncomeResponse = z
+  .object({
+    start_date: isoDate('Effective window start.'),
+    end_date: isoDate('Effective window end (capped at today).'),
+    payroll: z.array(PayrollIncome).meta({
+      description:
+        'One entry per (payroll link, employer) with a pay statement in the window, by employer then link id.',
+    }),
+    monthly: z.array(MonthlyIncome).meta({
+      description:
+        'Every calendar month meeting the window, ascending, months without income included. Counted: CREDIT transactions, not hidden, not internal transfers, not on investment accounts (the spending endpoint’s income basis).',
+    }),
+    total_income: moneySchema('Sum of `monthly`: the window’s counted CREDIT total.'),
+  })
+  .meta({
+    id: 'IncomeResponse',
+    description: 'Payroll income per employer and monthly income from transactions.',
+  });
+
+const IncomeQuery = z.object(windowQuery);
+
+/** $1 user, $2 window start, $3 window end. */
+const PAY_STATEMENTS_SQL = `
+  SELECT p.link_id, l.name AS provider, p.employer, p.pay_date, p.gross_pay, p.net_pay
+  FROM pay_statements p JOIN links l ON l.id = p.link_id AND l.user_id = $1
+  WHERE p.user_id = $1 AND p.pay_date BETWEEN $2::DATE AND $3::DATE
+  ORDER BY p.pay_date, p.id`;
+
+const MONTHLY_INCOME_SQL = `
+  SELECT date_trunc('month', t.transacted_at)::DATE AS month, sum(t.amount) AS total, count(*) AS count
+  FROM transactions t JOIN accounts a ON a.id = t.account_id AND a.user_id = $1
+  WHERE t.user_id = $1
+    AND t.transacted_at BETWEEN $2::DATE AND $3::DATE
+    AND t.direction = 'CREDIT' AND NOT t.is_hidden AND NOT t.is_internal_transfer
+    AND a.type <> 'investment'
+  GROUP BY 1`;
+
+type PayStatementRow = {
+  link_id: string;
+  provider: string;
+  employer: string;
+  pay_date: string;
+  gross_pay: string;
+  net_pay: string;
+};
+type MonthlyRow = { month: string; total: string; count: string };
+
+export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/v1/users/income',
+    {
+      schema: {
+        summary: 'Income',
+        description:
+          'Payroll income per employer (pay frequency, last and next expected pay date, gross and net totals) from pay statements in the window, ' +
+          'and monthly income from transactions on the spending endpoint’s income basis. Window as balance history and spending: ' +
+          'end_date omitted or in the future -> today; start_date omitted -> a year before end_date plus one day; start_date after end_date -> 422.',
+        tags: ['income'],
+        querystring: IncomeQuery,
+        response: { 200: IncomeResponse, ...protectedResponses, ...validationResponse },
+      },
+    },
+    async (request, reply) => {
+      const { start_date, end_date } = request.query;
+      const window = resolveWindow(start_date, end_date, app.clock.today());
+      if (window.start > window.end) return startAfterEndError(reply, start_date);
+      const params = [request.userId, window.start, window.end];
+      const [statements, monthlyRows] = await Promise.all([
+        app.store.query<PayStatementRow>(PAY_STATEMENTS_SQL, params),
+        app.store.query<MonthlyRow>(MONTHLY_INCOME_SQL, params),
+      ]);
+      const byMonth = new Map(monthlyRows.map((row) => [row.month.slice(0, 7), row]));
+      const monthly = calendarPeriods(window, 'month').map((month) => {
+        const row = byMonth.get(month.start.slice(0, 7));
+        return {
+          start_date: month.start,
+          end_date: month.end,
+          total: formatMoney(row?.total ?? 0),
+          transaction_count: Number(row?.count ?? 0),
+        };
+      });
+      const totalIncome = monthlyRows.reduce((sum, row) => sum.plus(row.total), new Decimal(0));
+      return {
+        start_date: window.start,
+        end_date: window.end,
+        payroll: payrollIncome(statements),
+        monthly,
+        total_income: formatMoney(totalIncome),
+      };
+    },
+  );
+};
+
+/** Groups statements (ascending by pay date) per (link, employer). */
+function payrollIncome(statements: readonly PayStatementRow[]): z.infer<typeof PayrollIncome>[] {
+  const groups = new Map<string, PayStatementRow[]>();
+  for (const statement of statements) {
+    const key = JSON.stringify([statement.employer, statement.link_id]);
+    const group = groups.get(key);
+    if (group) group.push(statement);
+    else groups.set(key, [statement]);
+  }
+  return [...groups.values()]
+    .map((group) => {
+      const first = group[0] as PayStatementRow;
+      const payDates = [...new Set(group.map((statement) => statement.pay_date))];
+      const frequency = inferPayFrequency(payDates);
+      return {
+        link_id: first.link_id,
+        provider: first.provider,
+        employer: first.employer,
+        pay_frequency: frequency,
+        last_pay_date: payDates.at(-1) as string,
+        next_expected_pay_date: nextExpectedPayDate(payDates, frequency),
+        gross_total: formatMoney(Decimal.sum(...group.map((statement) => statement.gross_pay))),
+        net_total: formatMoney(Decimal.sum(...group.map((statement) => statement.net_pay))),
+        statement_count: group.length,
+      };
+    })
+    .sort((a, b) => compareText(a.employer, b.employer) || compareText(a.link_id, b.link_id));
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,3 +1,97 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
+import { protectedResponses } from '../../http/schemas.ts';
+import { LIABILITY_KINDS } from '../../store/schema.ts';
 
-export const liabilitiesPlugin: FastifyPluginAsyncZod = async () => {};
+const isoDate = (description: string) =>
+  z.iso.date().meta({ description: `${description} ISO 8601 date (YYYY-MM-DD).` });
+
+export const Liability = z
+  .object({
+    account_id: z.string().meta({ description: 'The credit or loan account.' }),
+    account_name: z.string().meta({ description: 'Account name.' }),
+    account_type: z.enum(['credit', 'loan']).meta({ description: 'Account type.' }),
+    account_subtype: z
+      .string()
+      .nullable()
+      .meta({ description: 'Finer account kind (credit card, mortgage, student, auto, ...).' }),
+    kind: z.enum(LIABILITY_KINDS).nullable().meta({
+      description:
+        'Liability kind; null when the pipeline reported no liability details for the account.',
+    }),
+    apr: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Annual percentage rate, in percent, as reported (at least two decimals, up to four).',
+        examples: ['24.99', '6.875'],
+      }),
+    minimum_payment: moneySchema('Minimum payment due.').nullable(),
+    next_payment_due_date: isoDate('Next payment due date.').nullable(),
+    last_payment_amount: moneySchema('Amount of the last payment.').nullable(),
+    last_payment_date: isoDate('Date of the last payment.').nullable(),
+    original_principal: moneySchema('Original loan principal.').nullable(),
+    current_balance: moneySchema(
+      'Amount owed, from the account’s latest balance snapshot; null without one.',
+    ).nullable(),
+    as_of: isoDate('Date of that snapshot.').nullable(),
+  })
+  .meta({ id: 'Liability', description: 'A credit or loan account and its liability details.' });
+
+export const LiabilitiesResponse = z
+  .object({
+    liabilities: z
+      .array(Liability)
+      .meta({ description: 'Every credit and loan account of the user, by account id.' }),
+  })
+  .meta({ id: 'LiabilitiesResponse', description: 'The user’s credit and loan liabilities.' });
+
+const LIABILITIES_SQL = `
+  SELECT a.id AS account_id, a.name AS account_name, a.type AS account_type,
+         a.subtype AS account_subtype, l.kind, l.apr, l.minimum_payment, l.next_payment_due_date,
+         l.last_payment_amount, l.last_payment_date, l.original_principal,
+         b.current AS current_balance, b.as_of
+  FROM accounts a
+  LEFT JOIN liabilities l ON l.account_id = a.id
+  LEFT JOIN (
+    SELECT account_id, current, as_of FROM balances
+    WHERE account_id IN (SELECT id FROM accounts WHERE user_id = $1 AND type IN ('credit', 'loan'))
+    QUALIFY row_number() OVER (PARTITION BY account_id ORDER BY as_of DESC) = 1
+  ) b ON b.account_id = a.id
+  WHERE a.user_id = $1 AND a.type IN ('credit', 'loan')
+  ORDER BY a.id`;
+
+type LiabilityRow = Omit<z.infer<typeof Liability>, 'account_type'> & {
+  account_type: 'credit' | 'loan';
+};
+
+export const liabilitiesPlugin: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/v1/users/liabilities',
+    {
+      schema: {
+        summary: 'Liabilities',
+        description:
+          'Every credit and loan account of the user with its liability details (APR, minimum payment, due date, last payment, original principal) ' +
+          'and its current balance (the amount owed) from the latest snapshot. Accounts without reported details carry nulls.',
+        tags: ['liabilities'],
+        response: { 200: LiabilitiesResponse, ...protectedResponses },
+      },
+    },
+    async (request) => {
+      const rows = await app.store.query<LiabilityRow>(LIABILITIES_SQL, [request.userId]);
+      return {
+        liabilities: rows.map((row) => ({
+          ...row,
+          apr: row.apr === null ? null : formatRate(row.apr),
+          minimum_payment: formatMoneyOrNull(row.minimum_payment),
+          last_payment_amount: formatMoneyOrNull(row.last_payment_amount),
+          original_principal: formatMoneyOrNull(row.original_principal),
+          current_balance: formatMoneyOrNull(row.current_balance),
+        })),
+      };
+    },
+  );
+};

@@ -1,0 +1,141 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
+import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { ACCOUNTS_SQL } from '../transactions/plugin.ts';
+import { Account } from '../transactions/schemas.ts';
+import { netWorthOf } from './net-worth.ts';
+import { isoDate } from './schemas.ts';
+import { calendarPeriods, resolveWindow, TIME_PERIODS } from './window.ts';
+import { startAfterEndError, windowQuery } from './window-query.ts';
+
+export const AccountBalancePoint = z
+  .object({
+    account_id: z.string().meta({ description: 'Account id.' }),
+    current: moneySchema(
+      'The account’s balance at the period’s end (for credit and loan accounts the amount owed); null when it has no snapshot yet.',
+    ).nullable(),
+    as_of: isoDate(
+      'Date of the snapshot used: the latest on or before the period’s end.',
+    ).nullable(),
+  })
+  .meta({ id: 'AccountBalancePoint', description: 'One account’s end-of-period balance.' });
+
+export const BalanceHistoryPeriod = z
+  .object({
+    start_date: isoDate('First day of the period, clipped to the window.'),
+    end_date: isoDate(
+      'Last day of the period, clipped to the window; balances are taken as of this day.',
+    ),
+    assets: moneySchema('Sum of the asset accounts’ (depository, investment, other) balances.'),
+    liabilities: moneySchema('Sum of the credit and loan accounts’ balances (amounts owed).'),
+    net_worth: moneySchema('assets minus liabilities.'),
+    balances: z
+      .array(AccountBalancePoint)
+      .meta({ description: 'Every account of the user, by id.' }),
+  })
+  .meta({
+    id: 'BalanceHistoryPeriod',
+    description: 'Balances and net worth at the end of one calendar period.',
+  });
+
+export const BalanceHistoryResponse = z
+  .object({
+    start_date: isoDate('Effective window start.'),
+    end_date: isoDate('Effective window end (capped at today).'),
+    time_period: z.enum(TIME_PERIODS).meta({ description: 'The period length used.' }),
+    accounts: z.array(Account).meta({ description: 'All of the user’s accounts, by id.' }),
+    periods: z.array(BalanceHistoryPeriod).meta({
+      description:
+        'Every calendar period meeting the window, ascending, including those before any snapshot.',
+    }),
+  })
+  .meta({
+    id: 'BalanceHistoryResponse',
+    description: 'End-of-period balances per account and net worth.',
+  });
+
+const BalanceHistoryQuery = z.object({
+  ...windowQuery,
+  time_period: z.enum(TIME_PERIODS).default('month').meta({
+    description:
+      'Calendar period: day, week (ISO, Monday to Sunday), month, quarter or year. Default month.',
+  }),
+});
+
+/**
+ * For every (period end, account of the user): the latest snapshot on or before that day.
+ * $1 user, $2 the period ends as text.
+ */
+const HISTORY_SQL = `
+  WITH period_ends AS (SELECT unnest($2::VARCHAR[])::DATE AS end_date),
+  grid AS (
+    SELECT p.end_date, a.id AS account_id, a.type
+    FROM period_ends p CROSS JOIN (SELECT id, type FROM accounts WHERE user_id = $1) a)
+  SELECT g.end_date, g.account_id, g.type, b.current, b.as_of
+  FROM grid g
+  ASOF LEFT JOIN balances b ON b.account_id = g.account_id AND g.end_date >= b.as_of
+  ORDER BY g.end_date, g.account_id`;
+
+type HistoryRow = {
+  end_date: string;
+  account_id: string;
+  type: string;
+  current: string | null;
+  as_of: string | null;
+};
+
+export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/v1/users/balance-history',
+    {
+      schema: {
+        summary: 'Balance history',
+        description:
+          'End-of-period balances per account and net worth over a window. A period’s balance is the account’s latest snapshot on or before the period’s (clipped) end date. ' +
+          'Window: end_date omitted or in the future -> today; start_date omitted -> the same date a year before end_date plus one day; start_date after end_date -> 422.',
+        tags: ['balances'],
+        querystring: BalanceHistoryQuery,
+        response: { 200: BalanceHistoryResponse, ...protectedResponses, ...validationResponse },
+      },
+    },
+    async (request, reply) => {
+      const { start_date, end_date, time_period } = request.query;
+      const window = resolveWindow(start_date, end_date, app.clock.today());
+      if (window.start > window.end) return startAfterEndError(reply, start_date);
+      const periods = calendarPeriods(window, time_period);
+      const [rows, accounts] = await Promise.all([
+        app.store.query<HistoryRow>(HISTORY_SQL, [request.userId, periods.map((p) => p.end)]),
+        app.store.query<z.infer<typeof Account>>(ACCOUNTS_SQL, [request.userId]),
+      ]);
+      const rowsByEnd = new Map<string, HistoryRow[]>();
+      for (const row of rows) {
+        const group = rowsByEnd.get(row.end_date);
+        if (group) group.push(row);
+        else rowsByEnd.set(row.end_date, [row]);
+      }
+      return {
+        start_date: window.start,
+        end_date: window.end,
+        time_period,
+        accounts,
+        periods: periods.map((period) => {
+          const balances = rowsByEnd.get(period.end) ?? [];
+          const totals = netWorthOf(balances);
+          return {
+            start_date: period.start,
+            end_date: period.end,
+            assets: formatMoney(totals.assets),
+            liabilities: formatMoney(totals.liabilities),
+            net_worth: formatMoney(totals.netWorth),
+            balances: balances.map((row) => ({
+              account_id: row.account_id,
+              current: formatMoneyOrNull(row.current),
+              as_of: row.as_of,
+            })),
+          };
+        }),
+      };
+    },
+  );
+};

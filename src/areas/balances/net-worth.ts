@@ -1,0 +1,26 @@
+import { Decimal } from 'decimal.js';
+
+/** Account types whose balance is owed, not owned (data-contract.md: `current` is the amount owed). */
+const LIABILITY_TYPES: ReadonlySet<string> = new Set(['credit', 'loan']);
+
+export function isLiabilityType(type: string): boolean {
+  return LIABILITY_TYPES.has(type);
+}
+
+export interface NetWorth {
+  assets: Decimal;
+  liabilities: Decimal;
+  netWorth: Decimal;
+}
+
+/** Sums exact balances by side; accounts without a balance (null) count for nothing. */
+export function netWorthOf(balances: Iterable<{ type: string; current: string | null }>): NetWorth {
+  let assets = new Decimal(0);
+  let liabilities = new Decimal(0);
+  for (const { type, current } of balances) {
+    if (current === null) continue;
+    if (isLiabilityType(type)) liabilities = liabilities.plus(current);
+    else assets = assets.plus(current);
+  }
+  return { assets, liabilities, netWorth: assets.minus(liabilities) };
+}

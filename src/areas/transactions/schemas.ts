@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { moneySchema } from '../../http/money.ts';
+import { paginationFields } from '../../http/pagination.ts';
+import { ACCOUNT_TYPES, CATEGORIES, DIRECTIONS } from '../../store/schema.ts';
+
+const isoDate = (description: string) =>
+  z.iso.date().meta({ description: `${description} ISO 8601 date (YYYY-MM-DD).` });
+
+export const Account = z
+  .object({
+    id: z.string().meta({ description: 'Account id.' }),
+    link_id: z
+      .string()
+      .meta({ description: 'The link (institution or payroll provider) the account belongs to.' }),
+    name: z.string().meta({ description: 'Account name.' }),
+    mask: z
+      .string()
+      .nullable()
+      .meta({ description: 'Last digits of the account number, when known.' }),
+    type: z
+      .enum(ACCOUNT_TYPES)
+      .meta({ description: 'Account type; `investment` accounts are excluded from spending.' }),
+    subtype: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'Finer account kind (checking, savings, credit card, brokerage, ...).',
+      }),
+    currency: z.string().meta({ description: 'ISO 4217 currency code.' }),
+  })
+  .meta({ id: 'Account', description: 'One of the user’s accounts.' });
+
+export const Transaction = z
+  .object({
+    id: z
+      .string()
+      .meta({
+        description: 'Transaction id (at most 32 characters); the id spending responses refer to.',
+      }),
+    external_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The institution’s own id for the transaction.' }),
+    account_id: z.string().meta({ description: 'The account the transaction belongs to.' }),
+    transacted_at: isoDate('Transaction date.'),
+    amount: moneySchema('Amount, always positive; `direction` tells debit from credit.'),
+    direction: z.enum(DIRECTIONS).meta({ description: 'DEBIT (money out) or CREDIT (money in).' }),
+    description: z.string().meta({ description: 'Statement description.' }),
+    merchant_name: z.string().nullable().meta({ description: 'Merchant, when known.' }),
+    category: z.enum(CATEGORIES).meta({ description: 'Category from the taxonomy.' }),
+    subcategory: z.string().nullable().meta({ description: 'Free-text subcategory.' }),
+    merchant_category_code: z
+      .string()
+      .nullable()
+      .meta({ description: 'Card network merchant category code.' }),
+    is_hidden: z.boolean().meta({ description: 'Hidden by the user; excluded from spending.' }),
+    is_internal_transfer: z.boolean().meta({
+      description:
+        'A transfer between the user’s own accounts (card payments included); excluded from spending.',
+    }),
+    is_investment_account: z.boolean().meta({
+      description: 'The account is an investment account; its activity is excluded from spending.',
+    }),
+  })
+  .meta({ id: 'Transaction', description: 'One transaction of the user.' });
+
+export const DailyTotal = z
+  .object({
+    date: isoDate('The day.'),
+    debits: moneySchema('Sum of the DEBIT amounts of every matching transaction of the day.'),
+    credits: moneySchema('Sum of the CREDIT amounts of every matching transaction of the day.'),
+    net: moneySchema('credits minus debits; negative when more went out than came in.'),
+    count: z.int().min(1).meta({ description: 'Number of matching transactions of the day.' }),
+  })
+  .meta({
+    id: 'DailyTotal',
+    description:
+      'Totals of one day present on the returned page, over all matching transactions of that day (not only those on the page), so a day split across pages reports the same figures on each.',
+  });
+
+export const TransactionListResponse = z
+  .object({
+    ...paginationFields,
+    transactions: z.array(Transaction).meta({
+      description:
+        'Matching transactions, newest first (transacted_at descending, then id descending).',
+    }),
+    accounts: z.array(Account).meta({ description: 'All of the user’s accounts, by id.' }),
+    daily_totals: z.array(DailyTotal).meta({
+      description: 'One entry per day present in `transactions`, newest first.',
+    }),
+  })
+  .meta({
+    id: 'TransactionListResponse',
+    description: 'A page (or all) of the user’s transactions.',
+  });

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** api-spec.md "Limits": page_size bounds and default once paginating. */
+export const PAGE_SIZE_MIN = 10;
+export const PAGE_SIZE_MAX = 500;
+export const PAGE_SIZE_DEFAULT = 500;
+
+/** One page of a list; `undefined` means the caller asked for no pagination. */
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  /** SQL OFFSET of the page's first row. */
+  offset: number;
+}
+
+/** Pagination turns on when `page` or `page_size` is passed (api-spec.md, rule 1). */
+export function pageRequest(query: {
+  page?: number | undefined;
+  page_size?: number | undefined;
+}): PageRequest | undefined {
+  if (query.page === undefined && query.page_size === undefined) return undefined;
+  const page = query.page ?? 1;
+  const pageSize = query.page_size ?? PAGE_SIZE_DEFAULT;
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+export interface PageLinks {
+  next: string | null;
+  previous: string | null;
+}
+
+/**
+ * `next` and `previous` as paths relative to the base URL, carrying every query parameter the
+ * caller sent, with only `page` changed. `previous` of a page past the end points at the last
+ * page that has rows (page 1 when there are none), so walking back never crosses empty pages.
+ */
+export function pageLinks(
+  requestUrl: string,
+  page: PageRequest | undefined,
+  count: number,
+): PageLinks {
+  if (!page) return { next: null, previous: null };
+  const lastPage = Math.max(1, Math.ceil(count / page.pageSize));
+  const next = page.page * page.pageSize < count ? page.page + 1 : null;
+  const previous = page.page > 1 ? Math.min(page.page - 1, lastPage) : null;
+  return {
+    next: next === null ? null : urlForPage(requestUrl, next),
+    previous: previous === null ? null : urlForPage(requestUrl, previous),
+  };
+}
+
+function urlForPage(requestUrl: string, page: number): string {
+  const at = requestUrl.indexOf('?');
+  const path = at < 0 ? requestUrl : requestUrl.slice(0, at);
+  const query = new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
+  // `set` replaces the first `page` in place and drops repeats (the last value was the one used).
+  query.set('page', String(page));
+  return `${path}?${query.toString()}`;
+}
+
+/** The list envelope fields shared by paginated responses. */
+export const paginationFields = {
+  count: z.int().min(0).meta({ description: 'Total results across all pages.' }),
+  next: z.string().nullable().meta({
+    description:
+      'Relative URL (path and query) of the next page, carrying every query parameter sent; null on the last page or without pagination.',
+  }),
+  previous: z.string().nullable().meta({
+    description:
+      'Relative URL (path and query) of the previous page, carrying every query parameter sent; null on the first page or without pagination.',
+  }),
+};
