@@ -1,0 +1,86 @@
+/** Store fixtures for tests: build stores from CSV, the committed demo set, tokens. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { mintToken } from '../../src/auth/token-store.ts';
+import { csvField } from '../../src/fixtures/csv-writer.ts';
+import { buildStore } from '../../src/store/build.ts';
+
+export const DEMO_FIXTURES_DIR = resolve(import.meta.dirname, '../../fixtures/demo');
+
+export type FixtureValue = string | number | boolean | null;
+export type FixtureRow = Record<string, FixtureValue>;
+
+// One scratch folder per test process, removed when it exits.
+let scratchRoot: string | undefined;
+
+/** A fresh empty directory, removed when the test process exits. */
+export function makeTempDir(prefix = 'dir'): string {
+  if (!scratchRoot) {
+    const root = mkdtempSync(join(tmpdir(), 'finance-test-'));
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    scratchRoot = root;
+  }
+  return mkdtempSync(join(scratchRoot, `${prefix}-`));
+}
+
+/** Builds a store from a folder of CSV/Parquet files; returns the new store's path. */
+export async function buildStoreFromCsv(sourceDir: string): Promise<string> {
+  const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+  await buildStore({ sourceDir, databasePath });
+  return databasePath;
+}
+
+let demoStore: Promise<string> | undefined;
+
+/** The store built from fixtures/demo, built once per test file. Treat it as read-only. */
+export function buildDemoStore(): Promise<string> {
+  demoStore ??= buildStoreFromCsv(DEMO_FIXTURES_DIR);
+  return demoStore;
+}
+
+/**
+ * Writes `<table>.csv` per entry. Columns are the union of the rows' keys (first seen
+ * first), so a column left out of every row is absent from the file. `null` is empty.
+ */
+export async function writeCsvFixture(
+  dir: string,
+  tables: Record<string, FixtureRow[]>,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [table, rows] of Object.entries(tables)) {
+    const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+    const lines = [
+      columns.join(','),
+      ...rows.map((row) => columns.map((column) => csvField(row[column] ?? null)).join(',')),
+    ];
+    await writeFile(join(dir, `${table}.csv`), `${lines.join('\n')}\n`);
+  }
+}
+
+/** Mints a token for `userId` in the store (via the token CLI's code); returns the token. */
+export function mintTestToken(
+  databasePath: string,
+  userId: string,
+  options: { name?: string; expiresAt?: Date } = {},
+): Promise<string> {
+  return mintToken({ databasePath, userId, ...options });
+}
+
+/** Runs one query on a store file opened read-only; values as exact JSON (DECIMAL as string). */
+export async function queryStoreFile<T = Record<string, unknown>>(
+  databasePath: string,
+  sql: string,
+  params: (string | number | boolean | null)[] = [],
+): Promise<T[]> {
+  const instance = await DuckDBInstance.create(databasePath, { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  try {
+    return (await conn.runAndReadAll(sql, params)).getRowObjectsJson() as T[];
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
