@@ -1,3 +1,146 @@
+/**
+ * GET /v2/users/spending (api-spec.md) and the legacy GET /v1/users/spending: the same query
+ * and body, without the cash-flow fields, marked deprecated in favour of v2.
+ */
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import {
+  RequestValidationError,
+  type ValidationErrorItem,
+  valueError,
+} from '../../http/validation/index.ts';
+import { CATEGORIES } from '../../store/schema.ts';
+import { Exact } from './figures.ts';
+import { runSpendingAnalysis, type SpendingQuery } from './queries.ts';
+import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
+import { shapeSpendingAnalysis } from './shape.ts';
+import { effectiveWindow } from './window.ts';
 
-export const spendingPlugin: FastifyPluginAsyncZod = async () => {};
+const CATEGORY_BY_LOWER_NAME = new Map(CATEGORIES.map((name) => [name.toLowerCase(), name]));
+const VALID_CATEGORIES = CATEGORIES.join(', ');
+
+/** A parameter as sent (the validated query holds parsed values): one string, or all repeats. */
+function rawParameter(request: FastifyRequest, name: string): string | string[] | null {
+  const search = request.url.indexOf('?');
+  const values = new URLSearchParams(search < 0 ? '' : request.url.slice(search + 1)).getAll(name);
+  return values.length === 0 ? null : values.length === 1 ? (values[0] as string) : values;
+}
+
+/**
+ * Turns the validated query into the engine's query, running the checks across parameters
+ * (start after end, unknown category) and reporting them together, as FastAPI would.
+ */
+function spendingQuery(
+  request: FastifyRequest,
+  query: SpendingQueryString,
+  today: string,
+  withCashFlow: boolean,
+): SpendingQuery {
+  const problems: ValidationErrorItem[] = [];
+  const window = effectiveWindow(today, query.start_date, query.end_date);
+  if (window.start > window.end) {
+    const input = rawParameter(request, 'start_date');
+    problems.push(
+      valueError(
+        'start_date',
+        'start_date must be on or before end_date',
+        Array.isArray(input) ? input.at(-1) : input,
+      ),
+    );
+  }
+  const categories: string[] = [];
+  for (const name of query.categories) {
+    const category = CATEGORY_BY_LOWER_NAME.get(name.toLowerCase());
+    if (category) {
+      categories.push(category);
+      continue;
+    }
+    problems.push(
+      valueError(
+        'categories',
+        `unknown category '${name}'; valid categories: ${VALID_CATEGORIES}`,
+        rawParameter(request, 'categories'),
+      ),
+    );
+    break;
+  }
+  if (problems.length > 0) throw new RequestValidationError(problems);
+  return {
+    userId: request.userId,
+    window,
+    groupBy: query.group_by,
+    timePeriod: query.time_period,
+    secondaryGroupBy: query.secondary_group_by ?? null,
+    linkId: query.link_id ? query.link_id : null,
+    accountIds: query.account_ids,
+    categories,
+    includeIncome: query.include_income,
+    withCashFlow,
+  };
+}
+
+export const spendingPlugin: FastifyPluginAsyncZod = async (app) => {
+  const routeSchema = {
+    tags: ['spending'],
+    querystring: SpendingQueryString,
+    response: {
+      200: SpendingAnalysisEnrichedResponse,
+      ...validationResponse,
+      ...protectedResponses,
+    },
+  };
+
+  function analyse(withCashFlow: boolean) {
+    return async (request: FastifyRequest<{ Querystring: SpendingQueryString }>) => {
+      const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
+      const aggregates = await runSpendingAnalysis(app.store, query);
+      const analysis = shapeSpendingAnalysis(query, aggregates, {
+        minTotalAmount: new Exact(request.query.min_total_amount),
+      });
+      return {
+        spending: analysis.spending,
+        summary: analysis.summary,
+        request_id: request.id,
+        created_at: new Date().toISOString(),
+        by_time_period: analysis.by_time_period,
+        total_income: analysis.total_income,
+        total_expenses: analysis.total_expenses,
+        savings_rate: analysis.savings_rate,
+      };
+    };
+  }
+
+  app.get(
+    '/v2/users/spending',
+    {
+      schema: {
+        ...routeSchema,
+        summary: 'Spending analysis',
+        description:
+          "Categorized spending of the token's user over a window, grouped by category, merchant " +
+          'or calendar period, with summary figures and whole-window cash flow.',
+      },
+    },
+    analyse(true),
+  );
+
+  app.get(
+    '/v1/users/spending',
+    {
+      schema: {
+        ...routeSchema,
+        summary: 'Spending analysis (legacy)',
+        description:
+          'Deprecated: use /v2/users/spending. Same query and body; total_income, ' +
+          'total_expenses and savings_rate are always null.',
+        deprecated: true,
+      },
+    },
+    async (request, reply) => {
+      reply.header('deprecation', 'true');
+      reply.header('link', '</v2/users/spending>; rel="successor-version"');
+      return analyse(false)(request);
+    },
+  );
+};

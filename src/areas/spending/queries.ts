@@ -4,7 +4,7 @@
  * lighter breakdown, plus the summary and the cash flow. Results are exact text (DECIMAL and
  * BIGINT as strings); shape.ts turns them into the response.
  */
-import type { Store } from '../../store/store.ts';
+import type { SqlParam, Store } from '../../store/store.ts';
 import { CASH_FLOW_SQL, type CashFlowTotals, cashFlowTotals } from './cashflow.ts';
 import { type Exact, exact } from './figures.ts';
 import { namesInvestmentPlatformSql, platformTextSql } from './platforms.ts';
@@ -37,13 +37,13 @@ export interface Totals {
   count: number;
 }
 
-export interface LargestTransaction {
+export type LargestTransaction = {
   transaction_id: string;
   amount: string;
   date: string;
   description: string;
   merchant_category_code: string | null;
-}
+};
 
 /** One listed entry: a category, merchant or period (its key) of one flow. */
 export interface EntryAggregate extends Totals {
@@ -82,7 +82,7 @@ const PLATFORM_TEXT = platformTextSql('t.merchant_name', 't.description');
 
 /**
  * $1 user, $2/$3 window, $4 link_id or NULL, $5 account ids, $6 categories, $7 date_trunc unit,
- * $8 include_income, $9 with cash flow, $10 with transaction ids.
+ * $8 include_income, $9 with cash flow, $10 (period variant only) with transaction ids.
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
  * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs.
  */
@@ -129,40 +129,45 @@ const ENTRY_EXTRAS: Record<GroupBy, string> = {
   time_period: `, list(id ORDER BY id) FILTER (WHERE $10) AS transaction_ids`,
 };
 
+type BreakdownKey = 'category' | 'merchant' | 'subcategory' | 'period';
+
 /** Per group_by: the lighter breakdowns (time series, subcategories, summary's top names). */
-function breakdownSets(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string[] {
+function breakdownSets(groupBy: GroupBy, secondary: SecondaryGroupBy | null): BreakdownKey[][] {
   switch (groupBy) {
     case 'category':
-      return [
-        '(direction, category, subcategory)',
-        '(direction, category, period)',
-        '(direction, merchant)',
-      ];
+      return [['category', 'subcategory'], ['category', 'period'], ['merchant']];
     case 'merchant':
-      return [
-        '(direction, merchant, category)',
-        '(direction, merchant, period)',
-        '(direction, category)',
-      ];
+      return [['merchant', 'category'], ['merchant', 'period'], ['category']];
     case 'time_period':
       return [
-        '(direction, category)',
-        '(direction, merchant)',
-        ...(secondary ? [`(direction, period, ${secondary})`] : []),
+        ['category'],
+        ['merchant'],
+        ...(secondary ? [['period', secondary] as BreakdownKey[]] : []),
       ];
   }
 }
 
+const BREAKDOWN_COLUMN: Record<BreakdownKey, string> = {
+  category: 'category::VARCHAR AS category',
+  merchant: 'merchant',
+  subcategory: 'subcategory',
+  period: 'period',
+};
+
 function analysisSql(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string {
   const key = ENTRY_KEY[groupBy];
+  const sets = breakdownSets(groupBy, secondary);
+  // Only columns of some grouping set may be selected; the others read as NULL (UNION BY NAME).
+  const keys = [...new Set(sets.flat())];
   return `${COUNTED_CTES}
   SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount) AS amount,
     count(*) AS count, ${LARGEST}${ENTRY_EXTRAS[groupBy]}
   FROM counted GROUP BY direction, ${key}
   UNION ALL BY NAME
-  SELECT 'breakdown' AS part, direction, category::VARCHAR AS category, merchant, subcategory,
-    period, sum(amount) AS amount, count(*) AS count
-  FROM counted GROUP BY GROUPING SETS (${breakdownSets(groupBy, secondary).join(', ')})
+  SELECT 'breakdown' AS part, direction, ${keys.map((k) => BREAKDOWN_COLUMN[k]).join(', ')},
+    sum(amount) AS amount, count(*) AS count
+  FROM counted
+  GROUP BY GROUPING SETS (${sets.map((set) => `(direction, ${set.join(', ')})`).join(', ')})
   UNION ALL BY NAME
   SELECT 'summary' AS part, sum(amount) AS amount, count(*) AS count,
     count(DISTINCT merchant_name) FILTER (WHERE merchant_name <> '') AS unique_merchants
@@ -218,20 +223,22 @@ export async function runSpendingAnalysis(
   store: Store,
   query: SpendingQuery,
 ): Promise<SpendingAggregates> {
+  const params: SqlParam[] = [
+    query.userId,
+    query.window.start,
+    query.window.end,
+    query.linkId,
+    query.accountIds,
+    query.categories,
+    query.timePeriod,
+    query.includeIncome,
+    query.withCashFlow,
+  ];
+  // Only the period variant lists transaction ids; DuckDB rejects an unused parameter.
+  if (query.groupBy === 'time_period') params.push(singleDayTransactionIds(query));
   const rows = await store.query<AnalysisRow & Record<string, unknown>>(
     sqlFor(query.groupBy, query.secondaryGroupBy),
-    [
-      query.userId,
-      query.window.start,
-      query.window.end,
-      query.linkId,
-      query.accountIds,
-      query.categories,
-      query.timePeriod,
-      query.includeIncome,
-      query.withCashFlow,
-      singleDayTransactionIds(query),
-    ],
+    params,
   );
   const aggregates: SpendingAggregates = {
     entries: [],

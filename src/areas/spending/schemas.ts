@@ -1,6 +1,16 @@
-/** Response components of the spending analysis, under the names api-spec.md gives them. */
+/** The spending query and the response components, under the names api-spec.md gives them. */
 import { z } from 'zod';
 import { DECIMAL_PATTERN } from '../../http/money.ts';
+import {
+  qBool,
+  qDate,
+  qDecimal,
+  qEnum,
+  qList,
+  qStr,
+  queryObject,
+} from '../../http/validation/index.ts';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from './queries.ts';
 import { TIME_PERIODS } from './window.ts';
 
 const decimal = (description: string) =>
@@ -140,3 +150,43 @@ export const SpendingAnalysisEnrichedResponse = z
     savings_rate: cashFlowField('(income - expenses) / income x 100, one decimal'),
   })
   .meta({ id: 'SpendingAnalysisEnrichedResponse' });
+
+/** The query of both spending endpoints, in FastAPI's declaration order (its error order). */
+export const SpendingQueryString = queryObject({
+  group_by: qEnum(GROUP_BYS, {
+    description: 'What the listed entries are: category, merchant or time_period',
+  }),
+  time_period: qEnum(TIME_PERIODS, {
+    description: 'Calendar period of time series, trends and period entries',
+  }),
+  link_id: qStr({
+    optional: true,
+    description: 'Only accounts of this link; empty means no filter',
+  }),
+  start_date: qDate({
+    optional: true,
+    description:
+      'First day (inclusive); default: the day after the same date a year before end_date',
+  }),
+  end_date: qDate({
+    optional: true,
+    description: 'Last day (inclusive); omitted or future: today',
+  }),
+  account_ids: qList({
+    description: 'Comma-separated account ids; repeatable; empty means no filter',
+  }),
+  categories: qList({
+    description:
+      'Comma-separated category names (case-insensitive); repeatable; empty means no filter',
+  }),
+  min_total_amount: qDecimal({
+    default: '50.00',
+    description: 'Category and merchant entries totalling less are left out of their lists',
+  }),
+  include_income: qBool({ default: false, description: 'Also list income entries (CREDITs)' }),
+  secondary_group_by: qEnum(SECONDARY_GROUP_BYS, {
+    optional: true,
+    description: 'With group_by=time_period: a per-period breakdown by category or merchant',
+  }),
+});
+export type SpendingQueryString = z.infer<typeof SpendingQueryString>;

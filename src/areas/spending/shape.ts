@@ -41,14 +41,14 @@ export const OTHER = 'Other';
 
 const FLOWS: readonly Flow[] = ['spending', 'income'];
 
-export interface TimeSeriesPoint {
+export type TimeSeriesPoint = {
   start_date: string;
   end_date: string;
   amount: string;
   count: number;
-}
+};
 
-interface EntryFigures {
+type EntryFigures = {
   total_amount: string;
   transaction_count: number;
   average_transaction: string;
@@ -56,36 +56,36 @@ interface EntryFigures {
   largest_transaction: LargestTransaction;
   trend: string | null;
   flow: Flow;
-}
+};
 
-export interface CategoryEntry extends EntryFigures {
+export type CategoryEntry = EntryFigures & {
   category: string;
   subcategories: Array<{ name: string; amount: string; count: number }>;
   time_series: TimeSeriesPoint[];
-}
+};
 
-export interface MerchantEntry extends EntryFigures {
+export type MerchantEntry = EntryFigures & {
   merchant_name: string;
   category: string;
   is_recurring: boolean;
   time_series: TimeSeriesPoint[];
-}
+};
 
-export interface PeriodEntry extends EntryFigures {
+export type PeriodEntry = EntryFigures & {
   time_period: TimePeriod;
   start_date: string;
   end_date: string;
   transaction_ids: string[] | null;
-}
+};
 
-export interface BreakdownItem {
+export type BreakdownItem = {
   name: string;
   amount: string;
   transaction_count: number;
   percentage: string;
-}
+};
 
-export interface EnrichedPeriod {
+export type EnrichedPeriod = {
   start_date: string;
   end_date: string;
   total_amount: string;
@@ -93,9 +93,9 @@ export interface EnrichedPeriod {
   percentage_of_total: string;
   trend: string | null;
   breakdown: BreakdownItem[];
-}
+};
 
-export interface SpendingSummary {
+export type SpendingSummary = {
   total_spending: string;
   average_daily_spending: string;
   average_monthly_spending: string;
@@ -103,9 +103,9 @@ export interface SpendingSummary {
   unique_merchants: number;
   top_category: string;
   top_merchant: string;
-}
+};
 
-export interface SpendingAnalysis extends CashFlowFields {
+export type SpendingAnalysis = CashFlowFields & {
   spending: {
     by_category: CategoryEntry[] | null;
     by_merchant: MerchantEntry[] | null;
@@ -113,12 +113,12 @@ export interface SpendingAnalysis extends CashFlowFields {
   };
   summary: SpendingSummary;
   by_time_period: EnrichedPeriod[] | null;
-}
+};
 
-export interface ShapeOptions {
+export type ShapeOptions = {
   /** Entries of by_category / by_merchant below this total are left out. */
   minTotalAmount: Exact;
-}
+};
 
 const fmt = (value: Exact | null): string | null => (value === null ? null : percent(value));
 
