@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { qEnum, queryObject } from '../../http/validation/index.ts';
+import { effectiveWindow, TIME_PERIODS } from '../spending/window.ts';
 import { ACCOUNTS_SQL } from '../transactions/plugin.ts';
-import { Account } from '../transactions/schemas.ts';
+import { Account, isoDate } from '../transactions/schemas.ts';
 import { netWorthOf } from './net-worth.ts';
-import { isoDate } from './schemas.ts';
-import { calendarPeriods, resolveWindow, TIME_PERIODS } from './window.ts';
-import { startAfterEndError, windowQuery } from './window-query.ts';
+import { calendarPeriods } from './window.ts';
+import { assertWindowOrdered, windowQuery } from './window-query.ts';
 
 export const AccountBalancePoint = z
   .object({
@@ -55,9 +56,10 @@ export const BalanceHistoryResponse = z
     description: 'End-of-period balances per account and net worth.',
   });
 
-const BalanceHistoryQuery = z.object({
+const BalanceHistoryQuery = queryObject({
   ...windowQuery,
-  time_period: z.enum(TIME_PERIODS).default('month').meta({
+  time_period: qEnum(TIME_PERIODS, {
+    default: 'month',
     description:
       'Calendar period: day, week (ISO, Monday to Sunday), month, quarter or year. Default month.',
   }),
@@ -99,10 +101,10 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
         response: { 200: BalanceHistoryResponse, ...protectedResponses, ...validationResponse },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { start_date, end_date, time_period } = request.query;
-      const window = resolveWindow(start_date, end_date, app.clock.today());
-      if (window.start > window.end) return startAfterEndError(reply, start_date);
+      const window = effectiveWindow(app.clock.today(), start_date, end_date);
+      assertWindowOrdered(request, window);
       const periods = calendarPeriods(window, time_period);
       const [rows, accounts] = await Promise.all([
         app.store.query<HistoryRow>(HISTORY_SQL, [request.userId, periods.map((p) => p.end)]),

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { moneySchema } from '../../http/money.ts';
 import { ACCOUNT_TYPES } from '../../store/schema.ts';
-
-export const isoDate = (description: string) =>
-  z.iso.date().meta({ description: `${description} ISO 8601 date (YYYY-MM-DD).` });
+import { isoDate } from '../transactions/schemas.ts';
 
 export const AccountBalance = z
   .object({

@@ -1,27 +1,30 @@
-import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import { qDate, RequestValidationError, valueError } from '../../http/validation/index.ts';
+import type { Window } from '../spending/window.ts';
 
-// Interim plain zod until src/http/validation lands (pydantic-exact 422 bodies).
+/** The analysis window's parameters, as on the spending endpoint. */
 export const windowQuery = {
-  start_date: z.iso.date().optional().meta({
+  start_date: qDate({
+    optional: true,
     description:
       'First day of the window (YYYY-MM-DD); default: the same date a year before end_date, plus one day.',
   }),
-  end_date: z.iso.date().optional().meta({
+  end_date: qDate({
+    optional: true,
     description: 'Last day of the window (YYYY-MM-DD); omitted or in the future -> today.',
   }),
 };
 
-export function startAfterEndError(reply: FastifyReply, startDate: string | undefined) {
-  return reply.code(422).send({
-    detail: [
-      {
-        type: 'value_error',
-        loc: ['query', 'start_date'],
-        msg: 'Value error, start_date must be on or before end_date',
-        input: startDate,
-        ctx: { error: {} },
-      },
-    ],
-  });
+/** decisions.md: a start after the effective end is a 422 value_error on start_date. */
+export function assertWindowOrdered(request: FastifyRequest, window: Window): void {
+  if (window.start <= window.end) return;
+  throw new RequestValidationError([
+    valueError('start_date', 'start_date must be on or before end_date', rawStartDate(request.url)),
+  ]);
+}
+
+/** The start_date exactly as sent (its last occurrence), for the error's `input`. */
+function rawStartDate(url: string): string | undefined {
+  const at = url.indexOf('?');
+  return at < 0 ? undefined : new URLSearchParams(url.slice(at + 1)).getAll('start_date').at(-1);
 }

@@ -3,9 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoney, moneySchema } from '../../http/money.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
-import { isoDate } from '../balances/schemas.ts';
-import { calendarPeriods, resolveWindow } from '../balances/window.ts';
-import { startAfterEndError, windowQuery } from '../balances/window-query.ts';
+import { queryObject } from '../../http/validation/index.ts';
+import { calendarPeriods } from '../balances/window.ts';
+import { assertWindowOrdered, windowQuery } from '../balances/window-query.ts';
+import { effectiveWindow } from '../spending/window.ts';
+import { isoDate } from '../transactions/schemas.ts';
 import { inferPayFrequency, nextExpectedPayDate, PAY_FREQUENCIES } from './pay-frequency.ts';
 
 export const PayrollIncome = z
@@ -62,7 +64,7 @@ export const IncomeResponse = z
     description: 'Payroll income per employer and monthly income from transactions.',
   });
 
-const IncomeQuery = z.object(windowQuery);
+const IncomeQuery = queryObject(windowQuery);
 
 /** $1 user, $2 window start, $3 window end. */
 const PAY_STATEMENTS_SQL = `
@@ -105,10 +107,10 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
         response: { 200: IncomeResponse, ...protectedResponses, ...validationResponse },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { start_date, end_date } = request.query;
-      const window = resolveWindow(start_date, end_date, app.clock.today());
-      if (window.start > window.end) return startAfterEndError(reply, start_date);
+      const window = effectiveWindow(app.clock.today(), start_date, end_date);
+      assertWindowOrdered(request, window);
       const params = [request.userId, window.start, window.end];
       const [statements, monthlyRows] = await Promise.all([
         app.store.query<PayStatementRow>(PAY_STATEMENTS_SQL, params),

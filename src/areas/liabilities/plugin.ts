@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
 import { protectedResponses } from '../../http/schemas.ts';
 import { LIABILITY_KINDS } from '../../store/schema.ts';
-
-const isoDate = (description: string) =>
-  z.iso.date().meta({ description: `${description} ISO 8601 date (YYYY-MM-DD).` });
+import { isoDate } from '../transactions/schemas.ts';
 
 export const Liability = z
   .object({

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageLinks, pageRequest, paginationFields } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { queryObject } from '../../http/validation/index.ts';
 import { LINK_STATUSES, LINK_TYPES } from '../../store/schema.ts';
 import { paginationQuery } from '../transactions/query.ts';
 
@@ -14,12 +15,10 @@ const timestamp = (description: string) =>
 export const Link = z
   .object({
     id: z.string().meta({ description: 'Link id.' }),
-    type: z
-      .enum(LINK_TYPES)
-      .meta({
-        description:
-          '`institution` (a bank, card issuer, broker, ...) or `payroll` (a payroll provider).',
-      }),
+    type: z.enum(LINK_TYPES).meta({
+      description:
+        '`institution` (a bank, card issuer, broker, ...) or `payroll` (a payroll provider).',
+    }),
     name: z.string().meta({ description: 'Institution or payroll provider name.' }),
     status: z.enum(LINK_STATUSES).meta({ description: 'Connection status.' }),
     created_at: timestamp('When the link was created.'),
@@ -37,7 +36,7 @@ export const LinkListResponse = z
   })
   .meta({ id: 'LinkListResponse', description: 'The user’s links.' });
 
-const LinkListQuery = z.object(paginationQuery);
+const LinkListQuery = queryObject(paginationQuery);
 
 /** $1 user, $2 LIMIT (null: all), $3 OFFSET. */
 const LINKS_SQL = `

@@ -3,7 +3,8 @@ import { moneySchema } from '../../http/money.ts';
 import { paginationFields } from '../../http/pagination.ts';
 import { ACCOUNT_TYPES, CATEGORIES, DIRECTIONS } from '../../store/schema.ts';
 
-const isoDate = (description: string) =>
+/** A date in a response: ISO 8601, `YYYY-MM-DD`. */
+export const isoDate = (description: string) =>
   z.iso.date().meta({ description: `${description} ISO 8601 date (YYYY-MM-DD).` });
 
 export const Account = z
@@ -20,23 +21,18 @@ export const Account = z
     type: z
       .enum(ACCOUNT_TYPES)
       .meta({ description: 'Account type; `investment` accounts are excluded from spending.' }),
-    subtype: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'Finer account kind (checking, savings, credit card, brokerage, ...).',
-      }),
+    subtype: z.string().nullable().meta({
+      description: 'Finer account kind (checking, savings, credit card, brokerage, ...).',
+    }),
     currency: z.string().meta({ description: 'ISO 4217 currency code.' }),
   })
   .meta({ id: 'Account', description: 'One of the user’s accounts.' });
 
 export const Transaction = z
   .object({
-    id: z
-      .string()
-      .meta({
-        description: 'Transaction id (at most 32 characters); the id spending responses refer to.',
-      }),
+    id: z.string().meta({
+      description: 'Transaction id (at most 32 characters); the id spending responses refer to.',
+    }),
     external_id: z
       .string()
       .nullable()
