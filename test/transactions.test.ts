@@ -219,6 +219,8 @@ describe('GET /v2/users/transactions pagination', () => {
     expect(body).toMatchObject({ count: 159, next: null, transactions: [], daily_totals: [] });
     expect(body.previous).toBe('/v2/users/transactions?page=16&page_size=10');
     expect(body.accounts).toHaveLength(6);
+    const far = await list('/v2/users/transactions?page=99999999999999999999999&page_size=10');
+    expect(far).toMatchObject({ count: 159, next: null, transactions: [] });
   });
 
   it.each([

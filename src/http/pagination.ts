@@ -21,7 +21,8 @@ export function pageRequest(query: {
   if (query.page === undefined && query.page_size === undefined) return undefined;
   const page = query.page ?? 1;
   const pageSize = query.page_size ?? PAGE_SIZE_DEFAULT;
-  return { page, pageSize, offset: (page - 1) * pageSize };
+  // pydantic accepts any int: a page far past the end must still read as an empty page.
+  return { page, pageSize, offset: Math.min((page - 1) * pageSize, Number.MAX_SAFE_INTEGER) };
 }
 
 export interface PageLinks {
