@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
+import { DECIMAL_PATTERN, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
 import { protectedResponses } from '../../http/schemas.ts';
 import { LIABILITY_KINDS } from '../../store/schema.ts';
 import { isoDate } from '../transactions/schemas.ts';
@@ -20,6 +20,7 @@ export const Liability = z
     }),
     apr: z
       .string()
+      .regex(new RegExp(DECIMAL_PATTERN))
       .nullable()
       .meta({
         description:
