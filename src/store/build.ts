@@ -309,16 +309,17 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
   const stagingPath = tempPathNextTo(target, 'staging');
   const generation = randomBytes(8).toString('hex');
   let instance: DuckDBInstance | undefined;
-  let conn: DuckDBConnection | undefined;
+  let connection: DuckDBConnection | undefined;
   const closeDatabase = () => {
-    conn?.closeSync();
+    connection?.closeSync();
     instance?.closeSync();
-    conn = undefined;
+    connection = undefined;
     instance = undefined;
   };
   try {
     instance = await DuckDBInstance.create(buildPath);
-    conn = await instance.connect();
+    const conn = await instance.connect();
+    connection = conn;
     await conn.run(`SET TimeZone = 'UTC'`);
     await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
     const counts = await stage(conn, inputs, progress);
@@ -338,11 +339,11 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     await removeDatabaseFiles(stagingPath);
 
     await withWriteLock(target, async () => {
-      if (!inputs.has('access_tokens') && options.keepTokens !== false && conn) {
+      if (!inputs.has('access_tokens') && options.keepTokens !== false) {
         counts.access_tokens = await keepExistingTokens(conn, target, progress);
       }
       const checkpointStarted = performance.now();
-      await conn?.run('CHECKPOINT');
+      await conn.run('CHECKPOINT');
       closeDatabase();
       await publishDatabaseFile(buildPath, target);
       progress(`checkpointed and published ${basename(target)} (${seconds(checkpointStarted)})`);
