@@ -1,9 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { balancesPlugin } from './areas/balances/plugin.ts';
 import { healthPlugin } from './areas/health/plugin.ts';
 import { incomePlugin } from './areas/income/plugin.ts';
@@ -16,6 +12,7 @@ import { authPlugin } from './auth/plugin.ts';
 import { type Clock, createClock } from './clock.ts';
 import { errorsPlugin, frameworkErrorHandler } from './http/errors.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { validatorCompiler } from './http/validation/index.ts';
 import { storePlugin } from './store/plugin.ts';
 import type { Store } from './store/store.ts';
 

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError } from '../store/store.ts';
+import { isRequestValidationError } from './validation/index.ts';
 
 /** FastAPI's error body: `{"detail": ...}` with the status phrase for plain HTTP errors. */
 export function sendDetail(
@@ -46,8 +47,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    // Interim until the pydantic-compatible validator lands: plain zod errors as 422.
-    if (error.validation) return reply.code(422).send({ detail: error.validation });
+    if (isRequestValidationError(error)) return reply.code(422).send({ detail: error.detail });
     if (error instanceof StoreUnavailableError) {
       request.log.warn({ err: error }, 'store unavailable');
       return sendDetail(reply, 503);
