@@ -13,7 +13,7 @@ export const CASH_FLOW_SQL = `
     coalesce(sum(amount) FILTER (WHERE direction = 'CREDIT'), 0) AS income,
     coalesce(sum(amount) FILTER (WHERE direction = 'DEBIT' AND NOT to_platform), 0) AS expenses
   FROM scoped
-  WHERE $9`;
+  WHERE $9::BOOLEAN`;
 
 export interface CashFlowTotals {
   income: Exact;

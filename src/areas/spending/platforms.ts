@@ -8,7 +8,8 @@
  * A spelling matches between non-letters (digits may touch it: "COINBASE8889087930"); a trailing
  * `*` lets it end inside a word ("STASH INVESTMENTS" for `stash invest*`). Guards name the
  * businesses that merely share a platform's name; they match from a word start, as prefixes.
- * RE2 has no lookaround, so a text names a platform when a spelling matches AND no guard does.
+ * RE2 has no lookaround: a text names a platform when a spelling still matches once every guard
+ * phrase is blanked out. Matching is on lower-cased text.
  */
 
 export interface InvestmentPlatform {
@@ -114,59 +115,51 @@ function spellingPattern(spelling: string): string {
   return words.join(SEPARATORS) + (prefix ? '' : WORD_END);
 }
 
-/** One case-insensitive RE2 pattern matching any of the spellings from a word start. */
-function anyOf(spellings: readonly string[], asGuards = false): string {
-  const body = spellings.map((spelling) => spellingPattern(asGuards ? `${spelling}*` : spelling));
-  return `(?i)${WORD_START}(${body.join('|')})`;
+/** One RE2 pattern (for lower-cased text) matching any of the spellings from a word start. */
+function anyOf(spellings: readonly string[], asPrefixes = false): string {
+  const body = spellings.map((spelling) => spellingPattern(asPrefixes ? `${spelling}*` : spelling));
+  return `${WORD_START}(${body.join('|')})`;
 }
 
 export interface CompiledPlatformMatcher {
-  /** Any platform's spelling: a cheap first test that most texts fail. */
-  anyPlatform: string;
-  /** Platforms without guards, in one pattern. */
-  unguarded: string;
-  /** Platforms with guards: the text names one when `platform` matches and `guard` does not. */
-  guarded: ReadonlyArray<{ name: string; platform: string; guard: string }>;
+  /** Any platform's spelling. */
+  platform: string;
+  /** Any look-alike business name. */
+  guard: string;
 }
 
 export function compilePlatformMatcher(
   platforms: readonly InvestmentPlatform[] = INVESTMENT_PLATFORMS,
 ): CompiledPlatformMatcher {
   return {
-    anyPlatform: anyOf(platforms.flatMap((platform) => platform.spellings)),
-    unguarded: anyOf(
-      platforms.filter((platform) => platform.guards.length === 0).flatMap((p) => p.spellings),
+    platform: anyOf(platforms.flatMap((platform) => platform.spellings)),
+    guard: anyOf(
+      platforms.flatMap((platform) => platform.guards),
+      true,
     ),
-    guarded: platforms
-      .filter((platform) => platform.guards.length > 0)
-      .map((platform) => ({
-        name: platform.name,
-        platform: anyOf(platform.spellings),
-        guard: anyOf(platform.guards, true),
-      })),
   };
 }
 
 const literal = (pattern: string) => `'${pattern.replaceAll("'", "''")}'`;
 
 /**
- * A SQL boolean expression: does `textSql` name an investment platform? The patterns are this
- * module's constants, never request input. CASE evaluates its branches only for the rows still
- * undecided, so the per-platform tests run only on texts that passed the cheap first test.
+ * A SQL boolean expression: does the lower-cased `textSql` name an investment platform outside
+ * every look-alike name? Look-alike names are blanked out, then the platform pattern must still
+ * match ("LES SCHWAB TIRES" no, "ROBINHOOD ... LES SCHWAB" yes). The patterns are this module's
+ * constants, never request input. DuckDB compiles each pattern on every execution of a statement
+ * with parameters, so there are few and they are case-sensitive (cheaper to compile); CASE runs
+ * the blanking only for the texts that named a platform at all.
  */
 export function namesInvestmentPlatformSql(
   textSql: string,
   matcher: CompiledPlatformMatcher = compilePlatformMatcher(),
 ): string {
-  const guarded = matcher.guarded.map(
-    ({ platform, guard }) =>
-      `(regexp_matches(${textSql}, ${literal(platform)}) AND NOT regexp_matches(${textSql}, ${literal(guard)}))`,
-  );
-  return `CASE WHEN NOT regexp_matches(${textSql}, ${literal(matcher.anyPlatform)}) THEN false
-    ELSE regexp_matches(${textSql}, ${literal(matcher.unguarded)})${guarded.map((g) => ` OR ${g}`).join('')} END`;
+  const platform = literal(matcher.platform);
+  return `CASE WHEN NOT regexp_matches(${textSql}, ${platform}) THEN false
+    ELSE regexp_matches(regexp_replace(${textSql}, ${literal(matcher.guard)}, ' ', 'g'), ${platform}) END`;
 }
 
-/** The text matched per transaction: merchant name and description, kept apart by a separator. */
+/** The text matched per transaction: merchant name and description, lower-cased, kept apart. */
 export function platformTextSql(merchantNameSql: string, descriptionSql: string): string {
-  return `(coalesce(${merchantNameSql}, '') || ' | ' || coalesce(${descriptionSql}, ''))`;
+  return `lower(coalesce(${merchantNameSql}, '') || ' | ' || coalesce(${descriptionSql}, ''))`;
 }

@@ -81,8 +81,10 @@ export const UNCATEGORIZED = 'Uncategorized';
 const PLATFORM_TEXT = platformTextSql('t.merchant_name', 't.description');
 
 /**
- * $1 user, $2/$3 window, $4 link_id or NULL, $5 account ids, $6 categories, $7 date_trunc unit,
+ * $1 user, $2/$3 window, $4 link_id or '' (a NULL would bind untyped), $5 account ids, $6 categories, $7 date_trunc unit,
  * $8 include_income, $9 with cash flow, $10 (period variant only) with transaction ids.
+ * Every parameter is cast to its type: an untyped one makes DuckDB rebind the statement on each
+ * execution, recompiling every regular expression (about 7 ms).
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
  * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs.
  */
@@ -94,21 +96,21 @@ WITH scoped AS MATERIALIZED (
       AS to_platform
   FROM transactions t
   JOIN accounts a ON a.id = t.account_id
-  WHERE t.user_id = $1 AND a.user_id = $1
-    AND t.transacted_at BETWEEN $2::DATE AND $3::DATE
+  WHERE t.user_id = $1::VARCHAR AND a.user_id = $1::VARCHAR
+    AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
     AND NOT t.is_hidden AND NOT t.is_internal_transfer
     AND a.type <> 'investment'
-    AND ($4::VARCHAR IS NULL OR a.link_id = $4::VARCHAR)
+    AND ($4::VARCHAR = '' OR a.link_id = $4::VARCHAR)
     AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], t.account_id))
 ),
 counted AS MATERIALIZED (
   SELECT id, day, amount, direction, description, merchant_category_code, merchant_name, category,
     coalesce(nullif(merchant_name, ''), '${UNKNOWN_MERCHANT}') AS merchant,
     coalesce(nullif(subcategory, ''), '${UNCATEGORIZED}') AS subcategory,
-    date_trunc($7, day)::DATE AS period
+    date_trunc($7::VARCHAR, day)::DATE AS period
   FROM scoped
   WHERE NOT to_platform
-    AND (direction = 'DEBIT' OR $8)
+    AND (direction = 'DEBIT' OR $8::BOOLEAN)
     AND (len($6::VARCHAR[]) = 0 OR list_contains($6::VARCHAR[], category::VARCHAR))
 )`;
 
@@ -126,7 +128,7 @@ const ENTRY_KEY: Record<GroupBy, string> = {
 const ENTRY_EXTRAS: Record<GroupBy, string> = {
   category: '',
   merchant: `, list(DISTINCT day ORDER BY day) AS dates, list(amount) AS amounts`,
-  time_period: `, list(id ORDER BY id) FILTER (WHERE $10) AS transaction_ids`,
+  time_period: `, list(id ORDER BY id) FILTER (WHERE $10::BOOLEAN) AS transaction_ids`,
 };
 
 type BreakdownKey = 'category' | 'merchant' | 'subcategory' | 'period';
@@ -227,7 +229,7 @@ export async function runSpendingAnalysis(
     query.userId,
     query.window.start,
     query.window.end,
-    query.linkId,
+    query.linkId ?? '',
     query.accountIds,
     query.categories,
     query.timePeriod,
