@@ -92,8 +92,14 @@ const PLATFORM_TEXTS: Record<string, Array<[string | null, string]>> = {
     [null, 'GEMINI TRUST COMPANY'],
     [null, 'GEMINI.COM TRANSFER'],
   ],
-  Binance: [[null, 'BINANCE.US PURCHASE']],
-  'Crypto.com': [[null, 'CRYPTO.COM VISA TOPUP']],
+  Binance: [
+    [null, 'BINANCE.US PURCHASE'],
+    [null, 'BAM TRADING SERVICES INC'],
+  ],
+  'Crypto.com': [
+    [null, 'CRYPTO.COM VISA TOPUP'],
+    [null, 'FORIS DAX INC'],
+  ],
   eToro: [[null, 'ETORO USA LLC']],
   Firstrade: [[null, 'FIRSTRADE SECURITIES']],
   tastytrade: [[null, 'TASTYTRADE INC']],
@@ -144,6 +150,45 @@ describe('investment platforms: a DEBIT naming one is a transfer, not spending',
   }
 });
 
+/** Words a transfer line puts after the platform's name: no guard may swallow them. */
+const TRANSFER_WORDS = [
+  'DEPOSIT',
+  'TRANSFER',
+  'DES:FUNDS',
+  'INVEST',
+  'AUTOMATIC INVESTMENT',
+  'EARLY INVEST',
+  'BUY',
+  'ACH',
+  'CONTRIBUTION',
+  'PURCHASE',
+  'SAVINGS',
+  'SECURITIES',
+  'BROKERAGE',
+  'PAYMENT',
+  'DEBIT',
+  'WITHDRAWAL',
+  'INC',
+  'LLC',
+  'CO',
+  'ONLINE',
+  'MONEYLINE',
+  'FEDWIRE',
+];
+
+describe('investment platforms: transfer wordings after any spelling still name the platform', () => {
+  for (const platform of INVESTMENT_PLATFORMS) {
+    it(`${platform.name}`, async () => {
+      for (const spelling of platform.spellings) {
+        for (const word of TRANSFER_WORDS) {
+          const text = `${spelling.replace('*', '').toUpperCase()} ${word} 20260105`;
+          expect(await namesPlatform(null, text), text).toBe(true);
+        }
+      }
+    });
+  }
+});
+
 /** Businesses sharing a platform's name, as they appear on statements. */
 const LOOKALIKES: Array<[string | null, string]> = [
   ['Les Schwab Tire Centers', 'LES SCHWAB TIRES #0432 BEND OR'],
@@ -176,6 +221,8 @@ const LOOKALIKES: Array<[string | null, string]> = [
   [null, 'RAYMOND JAMES STADIUM TAMPA'],
   [null, 'EDWARD JONES DOME ST LOUIS'],
   [null, 'AMERIPRISE AUTO & HOME INS'],
+  [null, 'FIDELITY SAVINGS & LOAN ASSN'],
+  [null, 'FIDELITY & DEPOSIT CO OF MD'],
   [null, 'CAPITAL ONE PERSONAL CAPITAL ONE MOBILE PMT'],
 ];
 

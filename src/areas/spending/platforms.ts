@@ -43,7 +43,6 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
       'vanguard electric',
       'vanguard pest',
       'vanguard moving',
-      'vanguard auto',
       'vanguard renewable',
       'vanguard propert',
       'vanguard realty',
@@ -64,8 +63,13 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
       'fidelity mutual',
       'fidelity bank',
       'fidelity federal',
-      'fidelity savings',
-      'fidelity deposit',
+      // Not bare 'fidelity savings' / 'fidelity deposit': "FIDELITY DEPOSIT" is a transfer.
+      'fidelity savings bank',
+      'fidelity savings loan',
+      'fidelity savings and loan',
+      'fidelity and deposit',
+      'fidelity deposit co of',
+      'fidelity deposit company',
       'fidelity credit union',
       'fidelity co op',
       'fidelity dental',
@@ -76,10 +80,9 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
       'fidelity gty',
       'fidelity sec life',
       'fidelity security',
-      'fidelity fed',
-      // Bill-payment and card processors, warranty sellers, lenders.
+      // Bill payment, warranty sellers, lenders. Never a word a transfer line uses after the
+      // name ("FIDELITY DEPOSIT", "VANGUARD AUTOMATIC INVESTMENT", "ACORNS EARLY INVEST").
       'fidelity express',
-      'fidelity payment',
       'fidelity warranty',
       'fidelity mortgage',
       'fidelity credit',
@@ -148,11 +151,9 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
       'acorns daycare',
       'acorns day care',
       'acorns child',
-      'acorns kids',
       'acorns learning',
       'acorns montessori',
       'acorns academy',
-      'acorns early',
       'acorns school',
       'acorns play',
       'acorns restaurant',
@@ -178,9 +179,10 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
   { name: 'Stash', spellings: ['stash invest*', 'stash capital', 'stash financial'], guards: [] },
   { name: 'Public', spellings: ['public com', 'public investing'], guards: [] },
   { name: 'Gemini', spellings: ['gemini trust', 'gemini com', 'gemini exchange'], guards: [] },
-  { name: 'Binance', spellings: ['binance'], guards: [] },
+  // BAM Trading Services and Foris DAX: the legal names of Binance.US and Crypto.com.
+  { name: 'Binance', spellings: ['binance', 'bam trading'], guards: [] },
   // Crypto.com Arena: the Los Angeles arena (tickets, concessions, parking).
-  { name: 'Crypto.com', spellings: ['crypto com'], guards: ['crypto com arena'] },
+  { name: 'Crypto.com', spellings: ['crypto com', 'foris dax'], guards: ['crypto com arena'] },
   { name: 'eToro', spellings: ['etoro'], guards: [] },
   { name: 'Firstrade', spellings: ['firstrade'], guards: [] },
   { name: 'tastytrade', spellings: ['tastytrade', 'tastyworks'], guards: [] },
@@ -204,7 +206,7 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
   {
     name: 'Ameriprise',
     spellings: ['ameriprise'],
-    guards: ['ameriprise auto', 'ameriprise home', 'ameriprise insurance'],
+    guards: ['ameriprise auto home', 'ameriprise insurance'],
   },
   { name: 'Morgan Stanley', spellings: ['morgan stanley'], guards: [] },
   // Raymond James Stadium: Tampa's football stadium.
