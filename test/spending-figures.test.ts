@@ -19,8 +19,14 @@ describe('figures: exact decimals, half away from zero only when formatting', ()
     expect(rate(new Exact('12.25'))).toBe('12.3');
     expect(rate(new Exact('-12.25'))).toBe('-12.3');
   });
-  it('a value rounding to zero is unsigned', () => {
-    expect(percent(new Exact('-0.001'))).toBe('0.00');
+  it('a negative value rounding to zero keeps its sign (savings_rate negative when expenses exceed income)', () => {
+    expect(percent(new Exact('-0.001'))).toBe('-0.00');
+    expect(rate(new Exact('-0.04'))).toBe('-0.0');
+    expect(rate(new Exact('0.04'))).toBe('0.0');
+  });
+  it('an exact zero is unsigned, even a negative zero', () => {
+    expect(percent(new Exact('-0'))).toBe('0.00');
+    expect(money(new Exact(0))).toBe('0.00');
   });
   it('divisions keep enough digits for the rounding', () => {
     expect(money(new Exact('100').div(3))).toBe('33.33');

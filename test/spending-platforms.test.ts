@@ -72,19 +72,58 @@ const PLATFORM_TEXTS: Record<string, Array<[string | null, string]>> = {
   Webull: [[null, 'WEBULL FINANCIAL LLC']],
   'TD Ameritrade': [[null, 'TD AMERITRADE CLEARING']],
   'Merrill Edge': [[null, 'MERRILL EDGE TRANSFER']],
-  'Ally Invest': [[null, 'ALLY INVESTMENTS TRANSFER']],
-  'SoFi Invest': [[null, 'SOFI SECURITIES DEPOSIT']],
-  Stash: [[null, 'STASH INVESTMENTS 1234']],
-  Public: [[null, 'PUBLIC.COM DEPOSIT']],
-  Gemini: [[null, 'GEMINI TRUST COMPANY']],
-  Binance: [[null, 'BINANCE.US PURCHASE']],
-  'Crypto.com': [[null, 'CRYPTO.COM VISA TOPUP']],
+  'Ally Invest': [
+    [null, 'ALLY INVESTMENTS TRANSFER'],
+    [null, 'ALLY INVST SEC ACH'],
+  ],
+  'SoFi Invest': [
+    [null, 'SOFI SECURITIES DEPOSIT'],
+    [null, 'SOFI INVEST DES:TRANSFER'],
+  ],
+  Stash: [
+    [null, 'STASH INVESTMENTS 1234'],
+    [null, 'STASH CAPITAL LLC DES:STASH'],
+  ],
+  Public: [
+    [null, 'PUBLIC.COM DEPOSIT'],
+    [null, 'OPEN TO THE PUBLIC INVESTING DES:ACH'],
+  ],
+  Gemini: [
+    [null, 'GEMINI TRUST COMPANY'],
+    [null, 'GEMINI.COM TRANSFER'],
+  ],
+  Binance: [
+    [null, 'BINANCE.US PURCHASE'],
+    [null, 'BAM TRADING SERVICES INC'],
+  ],
+  'Crypto.com': [
+    [null, 'CRYPTO.COM VISA TOPUP'],
+    [null, 'FORIS DAX INC'],
+  ],
   eToro: [[null, 'ETORO USA LLC']],
   Firstrade: [[null, 'FIRSTRADE SECURITIES']],
   tastytrade: [[null, 'TASTYTRADE INC']],
   Ellevest: [[null, 'ELLEVEST DEPOSIT']],
   'Edward Jones': [[null, 'EDWARD JONES INVESTMENTS']],
   'T. Rowe Price': [[null, 'T. ROWE PRICE TRANSFER']],
+  Bitstamp: [[null, 'BITSTAMP USA INC']],
+  'Empower (Personal Capital)': [
+    [null, 'PERSONAL CAPITAL DES:TRANSFER'],
+    [null, 'EMPOWER RETIREMENT CONTRIB'],
+    ['Empower Personal Wealth', 'ACH DEBIT'],
+  ],
+  Titan: [
+    [null, 'TITAN INVEST DES:DEPOSIT'],
+    [null, 'TITAN GLOBAL CAPITAL MGMT'],
+  ],
+  Fundrise: [[null, 'FUNDRISE DES:INVEST']],
+  Wealthsimple: [[null, 'WEALTHSIMPLE INVEST']],
+  moomoo: [[null, 'MOOMOO FINANCIAL INC']],
+  Ameriprise: [[null, 'AMERIPRISE FINANCIAL SVCS']],
+  'Morgan Stanley': [[null, 'MORGAN STANLEY ACH CONTRIB']],
+  'Raymond James': [[null, 'RAYMOND JAMES & ASSOC']],
+  'LPL Financial': [[null, 'LPL FINANCIAL TRANSFER']],
+  'Wells Fargo Advisors': [[null, 'WELLS FARGO ADVISORS ACH']],
 };
 
 describe('investment platforms: a DEBIT naming one is a transfer, not spending', () => {
@@ -111,6 +150,45 @@ describe('investment platforms: a DEBIT naming one is a transfer, not spending',
   }
 });
 
+/** Words a transfer line puts after the platform's name: no guard may swallow them. */
+const TRANSFER_WORDS = [
+  'DEPOSIT',
+  'TRANSFER',
+  'DES:FUNDS',
+  'INVEST',
+  'AUTOMATIC INVESTMENT',
+  'EARLY INVEST',
+  'BUY',
+  'ACH',
+  'CONTRIBUTION',
+  'PURCHASE',
+  'SAVINGS',
+  'SECURITIES',
+  'BROKERAGE',
+  'PAYMENT',
+  'DEBIT',
+  'WITHDRAWAL',
+  'INC',
+  'LLC',
+  'CO',
+  'ONLINE',
+  'MONEYLINE',
+  'FEDWIRE',
+];
+
+describe('investment platforms: transfer wordings after any spelling still name the platform', () => {
+  for (const platform of INVESTMENT_PLATFORMS) {
+    it(`${platform.name}`, async () => {
+      for (const spelling of platform.spellings) {
+        for (const word of TRANSFER_WORDS) {
+          const text = `${spelling.replace('*', '').toUpperCase()} ${word} 20260105`;
+          expect(await namesPlatform(null, text), text).toBe(true);
+        }
+      }
+    });
+  }
+});
+
 /** Businesses sharing a platform's name, as they appear on statements. */
 const LOOKALIKES: Array<[string | null, string]> = [
   ['Les Schwab Tire Centers', 'LES SCHWAB TIRES #0432 BEND OR'],
@@ -125,6 +203,27 @@ const LOOKALIKES: Array<[string | null, string]> = [
   [null, 'KRAKEN RUM WEBSHOP'],
   [null, 'VANGUARD CLEANING SYSTEMS'],
   [null, 'ACORNS NURSERY FEES'],
+  [null, 'FIDELITY NATL TITLE INS CO'],
+  [null, 'FIDELITY & GTY LIFE PREM'],
+  [null, 'FIDELITY SEC LIFE INS'],
+  [null, 'FIDELITY EXPRESS BILL PAY'],
+  ['Fidelity National Financial', 'FNF ESCROW'],
+  [null, 'VANGUARD DENTAL CARE'],
+  [null, 'VANGUARD UNIVERSITY TUITION'],
+  ['Kraken Jr', 'KRAKEN JR SEAFOOD'],
+  [null, 'KRAKEN SUSHI & RAMEN'],
+  [null, 'THE KRAKEN TEAM STORE'],
+  [null, 'LITTLE ACORNS LEARNING CTR'],
+  [null, 'ACORNS PRE-SCHOOL TUITION'],
+  [null, 'CHARLES SCHWAB FIELD OMAHA'],
+  [null, 'TD AMERITRADE PARK CONCESSIONS'],
+  [null, 'CRYPTO.COM ARENA PARKING'],
+  [null, 'RAYMOND JAMES STADIUM TAMPA'],
+  [null, 'EDWARD JONES DOME ST LOUIS'],
+  [null, 'AMERIPRISE AUTO & HOME INS'],
+  [null, 'FIDELITY SAVINGS & LOAN ASSN'],
+  [null, 'FIDELITY & DEPOSIT CO OF MD'],
+  [null, 'CAPITAL ONE PERSONAL CAPITAL ONE MOBILE PMT'],
 ];
 
 describe('false-positive guards: businesses sharing a platform name stay spending', () => {
@@ -141,6 +240,12 @@ describe('false-positive guards: businesses sharing a platform name stay spendin
     }
   }
 
+  it('no spelling or guard spans merchant name and description', async () => {
+    expect(await namesPlatform('Fidelity', 'PAYMENT')).toBe(true); // not "fidelity payment"
+    expect(await namesPlatform('Les', 'SCHWAB BROKERAGE')).toBe(true); // not "les schwab"
+    expect(await namesPlatform('Joe E', 'TRADE SHOW BOOTH')).toBe(false); // not "e trade"
+  });
+
   it('a guard only neutralises its own platform', async () => {
     expect(await namesPlatform('Robinhood', 'LES SCHWAB REFERRAL')).toBe(true);
   });
@@ -153,6 +258,20 @@ describe('false-positive guards: businesses sharing a platform name stay spendin
     [null, 'GOOGLE *GEMINI'],
     [null, 'PUBLIC STORAGE 1234'],
     [null, 'CRYPTOCOMICS'],
+    // Platforms' name-sharers matched only by their platforms' full statement names.
+    [null, 'ALLY BANK AUTO LOAN PMT'],
+    ['Ally Financial', 'ALLY AUTO PAYMENT'],
+    [null, 'SOFI LOAN PAYMENT'],
+    [null, 'STASH TEA COMPANY'],
+    [null, 'GEMINI RESTAURANT'],
+    [null, 'GEMINI HOTEL & SUITES'],
+    [null, 'TITAN MACHINERY'],
+    [null, 'TITAN FITNESS'],
+    [null, 'EMPOWER FIELD AT MILE HIGH'],
+    [null, 'EMPOWER FINANCE CASH ADVANCE'],
+    [null, 'MERRILL GARDENS SENIOR LIVING'],
+    [null, 'PUBLIC SERVICE ELECTRIC & GAS'],
+    [null, 'BETTER HOMES AND GARDENS'],
     ['Starbucks', 'STARBUCKS STORE 1234'],
   ])('no platform named: %s / %s', async (merchant, description) => {
     expect(await namesPlatform(merchant, description)).toBe(false);

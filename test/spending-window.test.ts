@@ -80,3 +80,14 @@ describe('periods are calendar periods', () => {
     );
   });
 });
+
+describe('dates before year 100 (pydantic accepts start_date=0001-01-01)', () => {
+  it('days, weeks and years are counted on the proleptic Gregorian calendar', () => {
+    expect(daysIn({ start: '0001-01-01', end: '0001-12-31' })).toBe(365);
+    expect(daysIn({ start: '0050-01-01', end: '2026-03-15' })).toBe(721_793);
+    expect(periodKey('0050-06-01', 'week')).toBe('0050-05-30');
+    expect(clippedPeriod('0050-01-01', 'year', { start: '0001-01-01', end: '2026-03-15' })).toEqual(
+      { key: '0050-01-01', start: '0050-01-01', end: '0050-12-31' },
+    );
+  });
+});

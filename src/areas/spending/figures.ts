@@ -21,10 +21,16 @@ export function exact(value: unknown): Exact {
   throw new TypeError(`not a decimal value: ${String(value)}`);
 }
 
+/**
+ * Rounds half away from zero. A negative value that rounds to zero keeps its sign ("-0.00",
+ * "-0.0"), as Python's Decimal quantize (the published service) writes it: savings_rate is
+ * "negative when expenses exceed income" and a falling trend is a fall, however small. Only an
+ * exact zero is unsigned (sums of positive amounts never make a negative zero).
+ */
 function fixed(value: Exact, places: number): string {
-  const text = value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places);
-  // A value that rounds to zero is written unsigned: "-0.00" would read as a loss.
-  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+  // toFixed rounds the unrounded value, so it keeps the sign of -0.001 (a rounded -0 loses it).
+  const text = value.toFixed(places, Decimal.ROUND_HALF_UP);
+  return value.isZero() && text.startsWith('-') ? text.slice(1) : text;
 }
 
 /** Money: exactly two decimals. */

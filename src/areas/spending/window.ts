@@ -22,7 +22,10 @@ export interface Period {
 const MS_PER_DAY = 86_400_000;
 
 export function dayNumber(date: string): number {
-  return Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / MS_PER_DAY;
+  // Not Date.UTC: it reads years 0-99 as 1900-1999, and pydantic accepts start_date=0001-01-01.
+  const day = new Date(0);
+  day.setUTCFullYear(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
+  return day.getTime() / MS_PER_DAY;
 }
 
 export function dateOf(day: number): string {
