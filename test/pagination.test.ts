@@ -59,7 +59,7 @@ describe('pageLinks', () => {
   });
   it('a page past 2^53 keeps its exact value in previous', () => {
     const url = '/v1/links?page=99999999999999999999&page_size=10';
-    const page = pageRequest({ page: 99999999999999999999, page_size: 10 });
+    const page = pageRequest({ page: Number(99999999999999999999n), page_size: 10 });
     expect(pageLinks(url, page, 30)).toEqual({
       next: null,
       previous: '/v1/links?page=99999999999999999998&page_size=10',
