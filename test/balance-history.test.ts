@@ -137,4 +137,33 @@ describe('GET /v1/users/balance-history', () => {
       input: 'decade',
     });
   });
+
+  it('at most 3660 periods: ten years of days pass, more -> 422 value_error on start_date', async () => {
+    const ok = await history('start_date=2016-03-08&end_date=2026-03-15&time_period=day');
+    expect(ok.status).toBe(200);
+    expect(ok.body.periods).toHaveLength(3660);
+    const over = await history('start_date=2016-03-07&end_date=2026-03-15&time_period=day');
+    expect(over.status).toBe(422);
+    const { status, body } = await history('start_date=1000-01-01&time_period=day');
+    expect(status).toBe(422);
+    expect(body).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['query', 'start_date'],
+          msg: 'Value error, the window holds more than 3660 periods of one day; shorten it or use a longer time_period',
+          input: '1000-01-01',
+          ctx: { error: {} },
+        },
+      ],
+    });
+    // The same window by year is fine.
+    expect((await history('start_date=1000-01-01&time_period=year')).status).toBe(200);
+  });
+
+  it('field errors come first: the window checks wait for valid fields', async () => {
+    const { status, body } = await history('start_date=2026-03-16&time_period=decade');
+    expect(status).toBe(422);
+    expect(body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([['query', 'time_period']]);
+  });
 });

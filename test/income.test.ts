@@ -112,4 +112,19 @@ describe('GET /v1/users/income', () => {
       input: '2026-02-01',
     });
   });
+
+  it('more than 3660 months -> 422 value_error on start_date', async () => {
+    const { status, body } = await income('start_date=1500-01-01');
+    expect(status).toBe(422);
+    expect(body.detail).toEqual([
+      {
+        type: 'value_error',
+        loc: ['query', 'start_date'],
+        msg: 'Value error, the window holds more than 3660 periods of one month; shorten it or use a longer time_period',
+        input: '1500-01-01',
+        ctx: { error: {} },
+      },
+    ]);
+    expect((await income('start_date=1800-01-01')).status).toBe(200);
+  });
 });

@@ -44,13 +44,25 @@ describe('pageLinks', () => {
       '/v1/links?page=3&page_size=10',
     );
   });
-  it('past the end: previous is the last page with rows (page 1 when empty)', () => {
+  it('past the end: no next, previous is the page before (null only on page 1)', () => {
     expect(pageLinks('/v1/links?page=9', pageRequest({ page: 9, page_size: 10 }), 25)).toEqual({
       next: null,
-      previous: '/v1/links?page=3',
+      previous: '/v1/links?page=8',
     });
     expect(pageLinks('/v1/links?page=4', pageRequest({ page: 4 }), 0).previous).toBe(
-      '/v1/links?page=1',
+      '/v1/links?page=3',
     );
+    expect(pageLinks('/v1/links?page=1', pageRequest({ page: 1 }), 0)).toEqual({
+      next: null,
+      previous: null,
+    });
+  });
+  it('a page past 2^53 keeps its exact value in previous', () => {
+    const url = '/v1/links?page=99999999999999999999&page_size=10';
+    const page = pageRequest({ page: Number(99999999999999999999n), page_size: 10 });
+    expect(pageLinks(url, page, 30)).toEqual({
+      next: null,
+      previous: '/v1/links?page=99999999999999999998&page_size=10',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendDetail } from '../http/errors.ts';
+import { pyStrip } from '../http/validation/pydantic.ts';
 import { hashToken, isWellFormedToken } from './token.ts';
 
 declare module 'fastify' {
@@ -39,7 +40,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.public || request.is404) return;
     const authorization = request.headers.authorization;
-    const [scheme = '', credentials = ''] = splitOnce(authorization ?? '', ' ');
+    const [scheme, credentials] = authorizationSchemeParam(authorization);
     if (!authorization || !scheme || !credentials || scheme.toLowerCase() !== 'bearer') {
       return notAuthenticated(reply);
     }
@@ -54,10 +55,16 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-/** Python's `str.partition`: split at the first separator only. */
-function splitOnce(value: string, separator: string): [string, string] {
-  const at = value.indexOf(separator);
-  return at < 0 ? [value, ''] : [value.slice(0, at), value.slice(at + separator.length)];
+/**
+ * FastAPI's `get_authorization_scheme_param`: `value.partition(" ")`, then the credentials
+ * `.strip()`ped (Python's whitespace set). So `Bearer  <token>` and `Bearer \t<token>` carry the
+ * token, `Bearer\t<token>` has no space and so no credentials, and `Bearer <token> x` keeps
+ * the inner space (a malformed token).
+ */
+export function authorizationSchemeParam(value: string | undefined): [string, string] {
+  if (!value) return ['', ''];
+  const at = value.indexOf(' ');
+  return at < 0 ? [value, ''] : [value.slice(0, at), pyStrip(value.slice(at + 1))];
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseInteger } from './validation/pydantic.ts';
 
 /** api-spec.md "Limits": page_size bounds and default once paginating. */
 export const PAGE_SIZE_MIN = 10;
@@ -32,8 +33,8 @@ export interface PageLinks {
 
 /**
  * `next` and `previous` as paths relative to the base URL, carrying every query parameter the
- * caller sent, with only `page` changed. `previous` of a page past the end points at the last
- * page that has rows (page 1 when there are none), so walking back never crosses empty pages.
+ * caller sent, with only `page` changed. `previous` is page - 1 whenever page > 1, so a page
+ * past the end points at the page before it (api-spec.md: "null on the first page" only).
  */
 export function pageLinks(
   requestUrl: string,
@@ -41,19 +42,31 @@ export function pageLinks(
   count: number,
 ): PageLinks {
   if (!page) return { next: null, previous: null };
-  const lastPage = Math.max(1, Math.ceil(count / page.pageSize));
-  const next = page.page * page.pageSize < count ? page.page + 1 : null;
-  const previous = page.page > 1 ? Math.min(page.page - 1, lastPage) : null;
+  const current = exactPage(requestUrl, page.page);
+  const hasNext = page.page * page.pageSize < count;
   return {
-    next: next === null ? null : urlForPage(requestUrl, next),
-    previous: previous === null ? null : urlForPage(requestUrl, previous),
+    next: hasNext ? urlForPage(requestUrl, current + 1n) : null,
+    previous: current > 1n ? urlForPage(requestUrl, current - 1n) : null,
   };
 }
 
-function urlForPage(requestUrl: string, page: number): string {
+/** The page number exactly as validated: past 2^53 the number is rounded, the query is not. */
+function exactPage(requestUrl: string, page: number): bigint {
+  if (Number.isSafeInteger(page)) return BigInt(page);
+  const raw = searchParamsOf(requestUrl).getAll('page').at(-1);
+  const parsed = raw === undefined ? undefined : parseInteger(raw);
+  return parsed?.ok ? parsed.value : BigInt(page);
+}
+
+function searchParamsOf(requestUrl: string): URLSearchParams {
+  const at = requestUrl.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
+}
+
+function urlForPage(requestUrl: string, page: bigint): string {
   const at = requestUrl.indexOf('?');
   const path = at < 0 ? requestUrl : requestUrl.slice(0, at);
-  const query = new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
+  const query = searchParamsOf(requestUrl);
   // `set` replaces the first `page` in place and drops repeats (the last value was the one used).
   query.set('page', String(page));
   return `${path}?${query.toString()}`;

@@ -7,8 +7,8 @@ import { effectiveWindow, TIME_PERIODS } from '../spending/window.ts';
 import { ACCOUNTS_SQL } from '../transactions/plugin.ts';
 import { Account, isoDate } from '../transactions/schemas.ts';
 import { netWorthOf } from './net-worth.ts';
-import { calendarPeriods } from './window.ts';
-import { assertWindowOrdered, windowQuery } from './window-query.ts';
+import { boundedCalendarPeriods } from './window.ts';
+import { assertWindowOrdered, rawStartDate, windowQuery } from './window-query.ts';
 
 export const AccountBalancePoint = z
   .object({
@@ -105,7 +105,7 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
       const { start_date, end_date, time_period } = request.query;
       const window = effectiveWindow(app.clock.today(), start_date, end_date);
       assertWindowOrdered(request, window);
-      const periods = calendarPeriods(window, time_period);
+      const periods = boundedCalendarPeriods(window, time_period, rawStartDate(request));
       const [rows, accounts] = await Promise.all([
         app.store.query<HistoryRow>(HISTORY_SQL, [request.userId, periods.map((p) => p.end)]),
         app.store.query<z.infer<typeof Account>>(ACCOUNTS_SQL, [request.userId]),

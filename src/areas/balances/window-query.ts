@@ -19,12 +19,16 @@ export const windowQuery = {
 export function assertWindowOrdered(request: FastifyRequest, window: Window): void {
   if (window.start <= window.end) return;
   throw new RequestValidationError([
-    valueError('start_date', 'start_date must be on or before end_date', rawStartDate(request.url)),
+    valueError('start_date', 'start_date must be on or before end_date', rawStartDate(request)),
   ]);
 }
 
-/** The start_date exactly as sent (its last occurrence), for the error's `input`. */
-function rawStartDate(url: string): string | undefined {
-  const at = url.indexOf('?');
-  return at < 0 ? undefined : new URLSearchParams(url.slice(at + 1)).getAll('start_date').at(-1);
+/**
+ * The start_date exactly as received (its last occurrence), for the error's `input`; null when
+ * absent (pydantic's `input` of a missing value).
+ */
+export function rawStartDate(request: FastifyRequest): string | null {
+  const at = request.url.indexOf('?');
+  if (at < 0) return null;
+  return new URLSearchParams(request.url.slice(at + 1)).getAll('start_date').at(-1) ?? null;
 }

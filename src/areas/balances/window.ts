@@ -1,3 +1,4 @@
+import { RequestValidationError, valueError } from '../../http/validation/index.ts';
 import {
   addDays,
   clippedPeriod,
@@ -7,15 +8,49 @@ import {
   type Window,
 } from '../spending/window.ts';
 
+/**
+ * At most this many periods in one response (ten years of days): a daily history since the
+ * year 1000 would otherwise be a 160 MB answer. Above it the request is a 422.
+ */
+export const MAX_PERIODS = 3660;
+
 /** Every calendar period meeting the window, clipped to it, ascending (none is skipped). */
-export function calendarPeriods(window: Window, period: TimePeriod): Period[] {
-  const periods: Period[] = [];
+function* periodsOf(window: Window, period: TimePeriod): Generator<Period> {
   let key = periodKey(window.start, period);
   while (key <= window.end) {
     const clipped = clippedPeriod(key, period, window);
-    periods.push(clipped);
+    yield clipped;
     // A clipped period ends on its calendar end except the last one, which ends the window.
     key = addDays(clipped.end, 1);
+  }
+}
+
+/** Every calendar period meeting the window, clipped to it, ascending (none is skipped). */
+export function calendarPeriods(window: Window, period: TimePeriod): Period[] {
+  return [...periodsOf(window, period)];
+}
+
+/**
+ * `calendarPeriods`, refusing a window of more than MAX_PERIODS periods with a 422
+ * `value_error` on `start_date` (a check across parameters, run once every field is valid).
+ */
+export function boundedCalendarPeriods(
+  window: Window,
+  period: TimePeriod,
+  rawStartDate: string | null,
+): Period[] {
+  const periods: Period[] = [];
+  for (const clipped of periodsOf(window, period)) {
+    if (periods.length === MAX_PERIODS) {
+      throw new RequestValidationError([
+        valueError(
+          'start_date',
+          `the window holds more than ${MAX_PERIODS} periods of one ${period}; shorten it or use a longer time_period`,
+          rawStartDate,
+        ),
+      ]);
+    }
+    periods.push(clipped);
   }
   return periods;
 }

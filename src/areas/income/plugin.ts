@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { formatMoney, moneySchema } from '../../http/money.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { queryObject } from '../../http/validation/index.ts';
-import { calendarPeriods } from '../balances/window.ts';
-import { assertWindowOrdered, windowQuery } from '../balances/window-query.ts';
+import { boundedCalendarPeriods } from '../balances/window.ts';
+import { assertWindowOrdered, rawStartDate, windowQuery } from '../balances/window-query.ts';
 import { effectiveWindow } from '../spending/window.ts';
 import { isoDate } from '../transactions/schemas.ts';
 import { inferPayFrequency, nextExpectedPayDate, PAY_FREQUENCIES } from './pay-frequency.ts';
@@ -117,7 +117,8 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
         app.store.query<MonthlyRow>(MONTHLY_INCOME_SQL, params),
       ]);
       const byMonth = new Map(monthlyRows.map((row) => [row.month.slice(0, 7), row]));
-      const monthly = calendarPeriods(window, 'month').map((month) => {
+      const months = boundedCalendarPeriods(window, 'month', rawStartDate(request));
+      const monthly = months.map((month) => {
         const row = byMonth.get(month.start.slice(0, 7));
         return {
           start_date: month.start,
