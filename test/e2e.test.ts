@@ -103,7 +103,12 @@ describe('npm start on a machine without a store', () => {
   it('serves the spending analysis of the demo data as of the pinned demo day', async () => {
     const response = await call('/v2/users/spending?group_by=category&time_period=month');
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = (await response.json()) as {
+      request_id: string;
+      spending: { by_category: unknown[] };
+      summary: { total_transactions: number };
+      total_income: string;
+    };
     expect(body.request_id).toBe(response.headers.get('x-request-id'));
     expect(body.spending.by_category.length).toBeGreaterThan(5);
     expect(body.summary.total_transactions).toBeGreaterThan(100);
