@@ -78,9 +78,13 @@ const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   '503': 'The data store is unavailable; retry later',
 };
 
-const stringHeader = (description: string) => ({ description, schema: { type: 'string' } });
+const stringHeader = (description: string) => ({
+  description,
+  required: true,
+  schema: { type: 'string' },
+});
 
-/** Response headers, as `components.headers`. */
+/** Response headers, as `components.headers`; each is sent on every response that lists it. */
 const HEADERS: Record<string, Json> = {
   RequestId: stringHeader(
     'The request id: the caller’s own `x-request-id` when it is safe to echo, else a new UUID',
@@ -88,6 +92,7 @@ const HEADERS: Record<string, Json> = {
   WWWAuthenticate: stringHeader('`Bearer`, or `Bearer error="invalid_token"` for a bad token'),
   RetryAfter: {
     description: 'Seconds to wait before retrying',
+    required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   Deprecation: stringHeader('`true`: this endpoint is deprecated'),
