@@ -79,6 +79,11 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
       url: '/v1/users/spending?group_by=merchant&time_period=month&start_date=2026-10-01&end_date=2026-10-31&min_total_amount=150',
       status: 200,
     },
+    {
+      name: 'start_after_end',
+      url: '/v1/users/spending?group_by=category&time_period=month&start_date=2026-11-01&end_date=2026-10-01',
+      status: 422,
+    },
   ],
   'GET /v2/users/transactions': [
     {
@@ -92,7 +97,10 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
       status: 422,
     },
   ],
-  'GET /v1/links': [{ name: 'all_links', url: '/v1/links', status: 200 }],
+  'GET /v1/links': [
+    { name: 'all_links', url: '/v1/links', status: 200 },
+    { name: 'page_size_too_large', url: '/v1/links?page_size=1000', status: 422 },
+  ],
   'GET /v1/users/balances': [{ name: 'balances', url: '/v1/users/balances', status: 200 }],
   'GET /v1/users/balance-history': [
     {
@@ -100,9 +108,15 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
       url: '/v1/users/balance-history?start_date=2026-01-01&time_period=quarter',
       status: 200,
     },
+    {
+      name: 'unknown_period',
+      url: '/v1/users/balance-history?time_period=fortnight',
+      status: 422,
+    },
   ],
   'GET /v1/users/income': [
     { name: 'income', url: '/v1/users/income?start_date=2026-08-01', status: 200 },
+    { name: 'not_a_date', url: '/v1/users/income?start_date=08/01/2026', status: 422 },
   ],
   'GET /v1/users/liabilities': [{ name: 'liabilities', url: '/v1/users/liabilities', status: 200 }],
 };
