@@ -8,7 +8,7 @@
  * an `onSend` hook added there, before any plugin, sees every response of every route,
  * the not-found handler's and the error handler's included.
  */
-import { subscribe } from 'node:diagnostics_channel';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, afterEach } from 'vitest';
 import { contractChecker } from '../helpers/contract.ts';
@@ -21,6 +21,8 @@ const problems: string[] = [];
 declare global {
   /** Responses checked so far in this test file (test/contract.test.ts reads it). */
   var contractResponsesChecked: number | undefined;
+  /** This file's channel subscriber, replaced when a worker runs the setup again. */
+  var contractRecorderSubscriber: ((message: unknown) => void) | undefined;
 }
 globalThis.contractResponsesChecked = 0;
 
@@ -69,13 +71,20 @@ function record(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   }
 }
 
-subscribe('fastify.initialization', (message) => {
+function onInitialization(message: unknown): void {
   const { fastify } = message as { fastify: FastifyInstance };
   fastify.addHook('onSend', async (request, reply, payload) => {
     record(request, reply, payload);
     return payload;
   });
-});
+}
+
+// The channel is process-wide: a worker that runs several test files keeps one subscriber.
+if (globalThis.contractRecorderSubscriber) {
+  unsubscribe('fastify.initialization', globalThis.contractRecorderSubscriber);
+}
+globalThis.contractRecorderSubscriber = onInitialization;
+subscribe('fastify.initialization', onInitialization);
 
 function failOnProblems(): void {
   if (problems.length === 0) return;
