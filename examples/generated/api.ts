@@ -222,6 +222,7 @@ export interface components {
         ErrorDetail: {
             detail: string;
         };
+        /** @description One invalid input, as pydantic reports it */
         ValidationError: {
             loc: (string | number)[];
             msg: string;
@@ -231,6 +232,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Every invalid query parameter at once (FastAPI’s 422 body) */
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
@@ -598,6 +600,7 @@ export interface components {
             /** @description Links, oldest first (created_at, then id). */
             links: components["schemas"]["Link"][];
         };
+        /** @description The largest counted transaction of the entry (ties: latest date, then smallest id) */
         LargestTransaction: {
             /** @description The transaction `id` */
             transaction_id: string;
@@ -613,6 +616,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An entry’s total in one subcategory (missing ones under Uncategorized) */
         Subcategory: {
             name: string;
             /** @description Total, two decimals */
@@ -621,6 +625,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An entry’s total in one calendar period of `time_period` */
         TimeSeriesPoint: {
             start_date?: string | null;
             /**
@@ -634,6 +639,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One category: spending, or income when `flow` is `income` */
         CategorySpending: {
             category: string;
             /** @description Total, two decimals */
@@ -655,6 +661,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One merchant: spending, or income when `flow` is `income` */
         MerchantSpending: {
             merchant_name: string;
             category: string;
@@ -677,6 +684,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One calendar period: spending, or income when `flow` is `income` */
         TimePeriodSpendingWithTransactionIds: {
             /** @enum {string} */
             time_period: "day" | "week" | "month" | "quarter" | "year";
@@ -705,6 +713,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One category or merchant of a period’s breakdown, or `Other`: the rest */
         SpendingBreakdownItem: {
             name: string;
             /** @description Total, two decimals */
@@ -713,6 +722,7 @@ export interface components {
             /** @description Share of the period's total, two decimals */
             percentage: string;
         };
+        /** @description One calendar period of the double aggregation, with its top 10 plus `Other` */
         TimePeriodSpendingEnriched: {
             start_date?: string | null;
             /**
@@ -728,6 +738,7 @@ export interface components {
             trend?: string | null;
             breakdown: components["schemas"]["SpendingBreakdownItem"][];
         };
+        /** @description Aggregated spending data: the list of `group_by` is filled, the two others are null */
         SpendingDataWithTransactionIds: {
             by_category: components["schemas"]["CategorySpending"][] | null;
             by_merchant: components["schemas"]["MerchantSpending"][] | null;
@@ -735,6 +746,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Summary statistics of the counted spending over the window */
         SpendingSummary: {
             /** @description Total counted spending */
             total_spending: string;
@@ -749,6 +761,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Categorized spending totals of the token’s user */
         SpendingAnalysisEnrichedResponse: {
             spending: components["schemas"]["SpendingDataWithTransactionIds"];
             summary: components["schemas"]["SpendingSummary"];
@@ -759,6 +772,7 @@ export interface components {
              * @description Analysis creation timestamp
              */
             created_at: string;
+            /** @description Present only when group_by=time_period and secondary_group_by is set */
             by_time_period?: components["schemas"]["TimePeriodSpendingEnriched"][] | null;
             total_income?: string | null;
             total_expenses?: string | null;
