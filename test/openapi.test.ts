@@ -172,6 +172,90 @@ describe('the document', () => {
     });
   });
 
+  it('gives the spec components their required, optional and extra fields', () => {
+    const figures = ['total_amount', 'transaction_count', 'average_transaction'];
+    const spec: Record<string, { required: string[]; optional?: string[]; loose: boolean }> = {
+      SpendingAnalysisEnrichedResponse: {
+        required: ['spending', 'summary', 'request_id', 'created_at'],
+        optional: ['by_time_period', 'total_income', 'total_expenses', 'savings_rate'],
+        loose: false,
+      },
+      // The spec does not say which of its fields are required: ours are always sent.
+      SpendingDataWithTransactionIds: {
+        required: ['by_category', 'by_merchant', 'by_time_period'],
+        loose: true,
+      },
+      SpendingSummary: {
+        required: [
+          'total_spending',
+          'average_daily_spending',
+          'average_monthly_spending',
+          'total_transactions',
+          'unique_merchants',
+          'top_category',
+          'top_merchant',
+        ],
+        loose: true,
+      },
+      CategorySpending: {
+        required: ['category', ...figures, 'percentage_of_total', 'largest_transaction'],
+        optional: ['trend'],
+        loose: true,
+      },
+      MerchantSpending: {
+        required: ['merchant_name', 'category', ...figures, 'is_recurring', 'time_series'],
+        optional: ['trend'],
+        loose: true,
+      },
+      TimePeriodSpendingWithTransactionIds: {
+        required: ['time_period', 'end_date', ...figures, 'largest_transaction'],
+        optional: ['start_date', 'trend', 'transaction_ids'],
+        loose: true,
+      },
+      TimePeriodSpendingEnriched: {
+        required: ['end_date', 'total_amount', 'transaction_count', 'breakdown'],
+        optional: ['start_date', 'trend'],
+        loose: false,
+      },
+      SpendingBreakdownItem: {
+        required: ['name', 'amount', 'transaction_count', 'percentage'],
+        loose: false,
+      },
+      LargestTransaction: {
+        required: ['transaction_id', 'amount', 'date', 'description'],
+        optional: ['merchant_category_code'],
+        loose: true,
+      },
+      Subcategory: { required: ['name', 'amount', 'count'], loose: true },
+      TimeSeriesPoint: {
+        required: ['end_date', 'amount', 'count'],
+        optional: ['start_date'],
+        loose: true,
+      },
+      HTTPValidationError: { required: [], optional: ['detail'], loose: false },
+      ValidationError: {
+        required: ['loc', 'msg', 'type'],
+        optional: ['input', 'ctx'],
+        loose: false,
+      },
+    };
+    for (const [name, fields] of Object.entries(spec)) {
+      const schema = document.components.schemas[name] as {
+        required?: string[];
+        properties: Json;
+        additionalProperties?: unknown;
+      };
+      expect(schema.required ?? [], name).toEqual(expect.arrayContaining(fields.required));
+      for (const field of fields.optional ?? []) {
+        expect(Object.keys(schema.properties), name).toContain(field);
+        expect(schema.required ?? [], `${name}.${field}`).not.toContain(field);
+      }
+      if (fields.loose) expect(schema.additionalProperties, name).not.toBe(false);
+    }
+    const largest = document.components.schemas.LargestTransaction as { properties: Json };
+    expect(largest.properties.transaction_id).toMatchObject({ type: 'string', maxLength: 32 });
+  });
+
   it('documents the spending parameters as FastAPI does', () => {
     const parameters = document.paths['/v2/users/spending']?.get?.parameters ?? [];
     const byName = Object.fromEntries(parameters.map((p) => [p.name, p]));
