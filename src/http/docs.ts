@@ -32,8 +32,17 @@ export const EXAMPLES_FILE = new URL('./openapi-examples.yaml', import.meta.url)
 export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 let committedExamples: DocumentExamples | undefined;
+/** The committed examples; none before `npm run openapi` first wrote them. */
 function loadExamples(): DocumentExamples {
-  committedExamples ??= (parse(readFileSync(EXAMPLES_FILE, 'utf8')) ?? {}) as DocumentExamples;
+  if (!committedExamples) {
+    let text = '{}';
+    try {
+      text = readFileSync(EXAMPLES_FILE, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    committedExamples = (parse(text) ?? {}) as DocumentExamples;
+  }
   return committedExamples;
 }
 
