@@ -3,6 +3,7 @@
  * example), in the spec's names, and served by the app (/openapi.json, /openapi.yaml, /docs).
  */
 import { readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { relative, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import {
   OPENAPI_FILE,
 } from '../scripts/openapi.ts';
 import { buildApp } from '../src/app.ts';
+import { requestIdFor } from '../src/http/request-id.ts';
 import type { Store } from '../src/store/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -115,8 +117,9 @@ describe('the document', () => {
       expect(statuses, path).toContain('200');
       if (operation.security?.length === 0) continue;
       expect(statuses, path).toEqual(expect.arrayContaining(['401', '429', '503']));
-      if (operation.parameters?.length) expect(statuses, path).toContain('422');
-      else expect(statuses, path).not.toContain('422');
+      if (operation.parameters?.some((p) => p.in === 'query')) {
+        expect(statuses, path).toContain('422');
+      } else expect(statuses, path).not.toContain('422');
     }
     expect(Object.keys(document.paths['/v1/user']?.get?.responses ?? {})).toContain('404');
   });
@@ -257,7 +260,9 @@ describe('the document', () => {
   });
 
   it('documents the spending parameters as FastAPI does', () => {
-    const parameters = document.paths['/v2/users/spending']?.get?.parameters ?? [];
+    const parameters = (document.paths['/v2/users/spending']?.get?.parameters ?? []).filter(
+      (p) => p.in === 'query',
+    );
     const byName = Object.fromEntries(parameters.map((p) => [p.name, p]));
     // Declaration order is FastAPI's (and the order of its 422 errors).
     expect(Object.keys(byName)).toEqual([
@@ -272,7 +277,6 @@ describe('the document', () => {
       'include_income',
       'secondary_group_by',
     ]);
-    for (const parameter of parameters) expect(parameter.in).toBe('query');
     expect(byName.group_by).toMatchObject({
       required: true,
       schema: { type: 'string', enum: ['category', 'merchant', 'time_period'] },
@@ -308,6 +312,23 @@ describe('the document', () => {
       required: false,
       schema: { type: 'boolean', default: false },
     });
+  });
+
+  it('documents the x-request-id a caller may send, with the pattern the app accepts', () => {
+    for (const { path, operation } of operations) {
+      expect(operation.parameters, path).toContainEqual({
+        $ref: '#/components/parameters/RequestId',
+      });
+    }
+    const parameter = (document.components as unknown as { parameters: Record<string, Json> })
+      .parameters.RequestId as { in: string; name: string; schema: { pattern: string } };
+    expect(parameter).toMatchObject({ in: 'header', name: 'x-request-id', required: false });
+    const pattern = new RegExp(parameter.schema.pattern);
+    const header = (value: string) =>
+      requestIdFor({ headers: { 'x-request-id': value } } as unknown as IncomingMessage);
+    for (const value of ['abc', 'req-1.2:3_4', 'x'.repeat(128), '', 'a b', 'x'.repeat(129), 'é']) {
+      expect(header(value) === value, JSON.stringify(value)).toBe(pattern.test(value));
+    }
   });
 
   it('documents pagination bounds and the legacy endpoint as deprecated', () => {

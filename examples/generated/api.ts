@@ -787,7 +787,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+        RequestId: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The request id: the caller’s own `x-request-id` when it is safe to echo, else a new UUID */
@@ -808,7 +811,10 @@ export interface operations {
     getLiveness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -829,7 +835,10 @@ export interface operations {
     getReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -865,7 +874,10 @@ export interface operations {
     getUserProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -969,7 +981,10 @@ export interface operations {
                 /** @description With group_by=time_period: a per-period breakdown by category or merchant */
                 secondary_group_by?: "category" | "merchant";
             };
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1068,7 +1083,10 @@ export interface operations {
                 /** @description With group_by=time_period: a per-period breakdown by category or merchant */
                 secondary_group_by?: "category" | "merchant";
             };
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1157,7 +1175,10 @@ export interface operations {
                 /** @description Page size, 10 to 500; defaults to 500 once pagination is on. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1240,7 +1261,10 @@ export interface operations {
                 /** @description Page size, 10 to 500; defaults to 500 once pagination is on. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1318,7 +1342,10 @@ export interface operations {
     getBalances: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1393,7 +1420,10 @@ export interface operations {
                 /** @description Calendar period: day, week (ISO, Monday to Sunday), month, quarter or year. Default month. */
                 time_period?: "day" | "week" | "month" | "quarter" | "year";
             };
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1476,7 +1506,10 @@ export interface operations {
                 /** @description Last day of the window (YYYY-MM-DD); omitted or in the future -> today. */
                 end_date?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1554,7 +1587,10 @@ export interface operations {
     getLiabilities: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };

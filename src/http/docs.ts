@@ -107,6 +107,18 @@ const HEADERS: Record<string, Json> = {
   Deprecation: stringHeader('`true`: this endpoint is deprecated'),
   Link: stringHeader('The successor: `</v2/users/spending>; rel="successor-version"`'),
 };
+/** A caller's own request id, echoed in `x-request-id` (src/http/request-id.ts). */
+const REQUEST_ID_PARAMETER = {
+  in: 'header',
+  name: 'x-request-id',
+  required: false,
+  description:
+    'Your own request id, echoed in the `x-request-id` response header (and in a spending ' +
+    'body’s `request_id`); a missing or unsafe one is replaced by a new UUID',
+  // The pattern of requestIdFor's SAFE_REQUEST_ID (test/openapi.test.ts holds them together).
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+};
+
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 function responseHeaders(status: string, deprecated: boolean): Json {
@@ -228,6 +240,10 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, generatedOperation] of Object.entries(operations)) {
       const operation: Json = { operationId: operationId(method, path), ...generatedOperation };
+      operation.parameters = [
+        ...((operation.parameters as unknown[] | undefined) ?? []),
+        { $ref: '#/components/parameters/RequestId' },
+      ];
       operations[method] = operation;
       const responses = (operation.responses ?? {}) as Record<string, Json>;
       for (const [status, response] of Object.entries(responses)) {
@@ -246,6 +262,7 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
     paths,
     components: {
       schemas: reachableSchemas(paths, (components.schemas ?? {}) as Record<string, unknown>),
+      parameters: { RequestId: REQUEST_ID_PARAMETER },
       headers: HEADERS,
       securitySchemes: {
         [SECURITY_SCHEME]: {
