@@ -10,6 +10,7 @@ import { transactionsPlugin } from './areas/transactions/plugin.ts';
 import { userPlugin } from './areas/user/plugin.ts';
 import { authPlugin } from './auth/plugin.ts';
 import { type Clock, createClock } from './clock.ts';
+import { docsPlugin } from './http/docs.ts';
 import { errorsPlugin, frameworkErrorHandler } from './http/errors.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { validatorCompiler } from './http/validation/index.ts';
@@ -65,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
+  await app.register(docsPlugin);
   await app.register(healthPlugin);
   await app.register(userPlugin);
   await app.register(spendingPlugin);

@@ -13,11 +13,12 @@ export const ValidationError = z
     input: z.unknown().optional(),
     ctx: z.record(z.string(), z.unknown()).optional(),
   })
-  .meta({ id: 'ValidationError' });
+  .meta({ id: 'ValidationError', description: 'One invalid input, as pydantic reports it' });
 
-export const HTTPValidationError = z
-  .object({ detail: z.array(ValidationError).optional() })
-  .meta({ id: 'HTTPValidationError' });
+export const HTTPValidationError = z.object({ detail: z.array(ValidationError).optional() }).meta({
+  id: 'HTTPValidationError',
+  description: 'Every invalid query parameter at once (FastAPI’s 422 body)',
+});
 
 /** Statuses every authenticated endpoint can answer besides its own. */
 export const protectedResponses = {

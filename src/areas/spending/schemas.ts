@@ -35,11 +35,18 @@ export const LargestTransaction = z
     description: z.string(),
     merchant_category_code: z.string().nullable().optional(),
   })
-  .meta({ id: 'LargestTransaction' });
+  .meta({
+    id: 'LargestTransaction',
+    description:
+      'The largest counted transaction of the entry (ties: latest date, then smallest id)',
+  });
 
 export const Subcategory = z
   .looseObject({ name: z.string(), amount: decimal('Total, two decimals'), count: z.int() })
-  .meta({ id: 'Subcategory' });
+  .meta({
+    id: 'Subcategory',
+    description: 'An entry’s total in one subcategory (missing ones under Uncategorized)',
+  });
 
 export const TimeSeriesPoint = z
   .looseObject({
@@ -48,7 +55,10 @@ export const TimeSeriesPoint = z
     amount: decimal('Total, two decimals'),
     count: z.int(),
   })
-  .meta({ id: 'TimeSeriesPoint' });
+  .meta({
+    id: 'TimeSeriesPoint',
+    description: 'An entry’s total in one calendar period of `time_period`',
+  });
 
 const entryFigures = {
   total_amount: decimal('Total, two decimals'),
@@ -67,7 +77,10 @@ export const CategorySpending = z
     subcategories: z.array(Subcategory),
     time_series: z.array(TimeSeriesPoint),
   })
-  .meta({ id: 'CategorySpending' });
+  .meta({
+    id: 'CategorySpending',
+    description: 'One category: spending, or income when `flow` is `income`',
+  });
 
 export const MerchantSpending = z
   .looseObject({
@@ -77,7 +90,10 @@ export const MerchantSpending = z
     is_recurring: z.boolean(),
     time_series: z.array(TimeSeriesPoint),
   })
-  .meta({ id: 'MerchantSpending' });
+  .meta({
+    id: 'MerchantSpending',
+    description: 'One merchant: spending, or income when `flow` is `income`',
+  });
 
 export const TimePeriodSpendingWithTransactionIds = z
   .looseObject({
@@ -91,7 +107,10 @@ export const TimePeriodSpendingWithTransactionIds = z
       .optional()
       .meta({ description: 'The counted ids, ordered; only for a single-day day grouping' }),
   })
-  .meta({ id: 'TimePeriodSpendingWithTransactionIds' });
+  .meta({
+    id: 'TimePeriodSpendingWithTransactionIds',
+    description: 'One calendar period: spending, or income when `flow` is `income`',
+  });
 
 export const SpendingBreakdownItem = z
   .object({
@@ -100,7 +119,10 @@ export const SpendingBreakdownItem = z
     transaction_count: z.int(),
     percentage: decimal("Share of the period's total, two decimals"),
   })
-  .meta({ id: 'SpendingBreakdownItem' });
+  .meta({
+    id: 'SpendingBreakdownItem',
+    description: 'One category or merchant of a period’s breakdown, or `Other`: the rest',
+  });
 
 export const TimePeriodSpendingEnriched = z
   .object({
@@ -112,7 +134,10 @@ export const TimePeriodSpendingEnriched = z
     trend,
     breakdown: z.array(SpendingBreakdownItem),
   })
-  .meta({ id: 'TimePeriodSpendingEnriched' });
+  .meta({
+    id: 'TimePeriodSpendingEnriched',
+    description: 'One calendar period of the double aggregation, with its top 10 plus `Other`',
+  });
 
 export const SpendingDataWithTransactionIds = z
   .looseObject({
@@ -120,7 +145,11 @@ export const SpendingDataWithTransactionIds = z
     by_merchant: z.array(MerchantSpending).nullable(),
     by_time_period: z.array(TimePeriodSpendingWithTransactionIds).nullable(),
   })
-  .meta({ id: 'SpendingDataWithTransactionIds' });
+  .meta({
+    id: 'SpendingDataWithTransactionIds',
+    description:
+      'Aggregated spending data: the list of `group_by` is filled, the two others are null',
+  });
 
 export const SpendingSummary = z
   .looseObject({
@@ -132,7 +161,10 @@ export const SpendingSummary = z
     top_category: z.string(),
     top_merchant: z.string(),
   })
-  .meta({ id: 'SpendingSummary' });
+  .meta({
+    id: 'SpendingSummary',
+    description: 'Summary statistics of the counted spending over the window',
+  });
 
 const cashFlowField = (description: string) => z.union([decimal(description), z.null()]).optional();
 
@@ -144,12 +176,17 @@ export const SpendingAnalysisEnrichedResponse = z
     created_at: z
       .string()
       .meta({ description: 'Analysis creation timestamp', format: 'date-time' }),
-    by_time_period: z.array(TimePeriodSpendingEnriched).nullable().optional(),
+    by_time_period: z.array(TimePeriodSpendingEnriched).nullable().optional().meta({
+      description: 'Present only when group_by=time_period and secondary_group_by is set',
+    }),
     total_income: cashFlowField('Whole-window CREDIT total on the cash-flow basis'),
     total_expenses: cashFlowField('Whole-window DEBIT total on the cash-flow basis'),
     savings_rate: cashFlowField('(income - expenses) / income x 100, one decimal'),
   })
-  .meta({ id: 'SpendingAnalysisEnrichedResponse' });
+  .meta({
+    id: 'SpendingAnalysisEnrichedResponse',
+    description: 'Categorized spending totals of the token’s user',
+  });
 
 /** The query of both spending endpoints, in FastAPI's declaration order (its error order). */
 export const SpendingQueryString = queryObject({

@@ -1,0 +1,1658 @@
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness probe */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness probe: the store answers a query */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * User profile
+         * @description The name, email and phone of the token's owner.
+         */
+        get: operations["getUserProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/spending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spending analysis
+         * @description Categorized spending of the token's user over a window, grouped by category, merchant or calendar period, with summary figures and whole-window cash flow.
+         */
+        get: operations["getSpending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/spending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spending analysis (legacy)
+         * @deprecated
+         * @description Deprecated: use /v2/users/spending. Same query and body; total_income, total_expenses and savings_rate are always null.
+         */
+        get: operations["getSpendingLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transactions
+         * @description Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. A page past the end answers 200 with an empty list.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List links
+         * @description The user’s connected institutions and payroll providers, each with its accounts’ ids. Without `page` or `page_size` every link is returned and `next`/`previous` are null; with either, the list is paginated as transactions are.
+         */
+        get: operations["listLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current balances and net worth
+         * @description Each account’s latest balance snapshot (accounts without one are listed with nulls), and the totals: assets (depository, investment, other), liabilities (credit, loan: the amount owed) and net worth = assets − liabilities.
+         */
+        get: operations["getBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance history
+         * @description End-of-period balances per account and net worth over a window. A period’s balance is the account’s latest snapshot on or before the period’s (clipped) end date. Window: end_date omitted or in the future -> today; start_date omitted -> the same date a year before end_date plus one day; start_date after end_date -> 422.
+         */
+        get: operations["getBalanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/income": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Income
+         * @description Payroll income per employer (pay frequency, last and next expected pay date, gross and net totals) from pay statements in the window, and monthly income from transactions on the spending endpoint’s income basis. Window as balance history and spending: end_date omitted or in the future -> today; start_date omitted -> a year before end_date plus one day; start_date after end_date -> 422.
+         */
+        get: operations["getIncome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/liabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liabilities
+         * @description Every credit and loan account of the user with its liability details (APR, minimum payment, due date, last payment, original principal) and its current balance (the amount owed) from the latest snapshot. Accounts without reported details carry nulls.
+         */
+        get: operations["getLiabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Error with a human-readable detail */
+        ErrorDetail: {
+            detail: string;
+        };
+        /** @description One invalid input, as pydantic reports it */
+        ValidationError: {
+            loc: (string | number)[];
+            msg: string;
+            type: string;
+            input?: unknown;
+            ctx?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Every invalid query parameter at once (FastAPI’s 422 body) */
+        HTTPValidationError: {
+            detail?: components["schemas"]["ValidationError"][];
+        };
+        /** @description One of the user’s accounts. */
+        Account: {
+            /** @description Account id. */
+            id: string;
+            /** @description The link (institution or payroll provider) the account belongs to. */
+            link_id: string;
+            /** @description Account name. */
+            name: string;
+            /** @description Last digits of the account number, when known. */
+            mask: string | null;
+            /**
+             * @description Account type; `investment` accounts are excluded from spending.
+             * @enum {string}
+             */
+            type: "depository" | "credit" | "loan" | "investment" | "other";
+            /** @description Finer account kind (checking, savings, credit card, brokerage, ...). */
+            subtype: string | null;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+        };
+        /** @description One transaction of the user. */
+        Transaction: {
+            /** @description Transaction id (at most 32 characters); the id spending responses refer to. */
+            id: string;
+            /** @description The institution’s own id for the transaction. */
+            external_id: string | null;
+            /** @description The account the transaction belongs to. */
+            account_id: string;
+            /**
+             * Format: date
+             * @description Transaction date. ISO 8601 date (YYYY-MM-DD).
+             */
+            transacted_at: string;
+            /**
+             * @description Amount, always positive; `direction` tells debit from credit. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            amount: string;
+            /**
+             * @description DEBIT (money out) or CREDIT (money in).
+             * @enum {string}
+             */
+            direction: "DEBIT" | "CREDIT";
+            /** @description Statement description. */
+            description: string;
+            /** @description Merchant, when known. */
+            merchant_name: string | null;
+            /**
+             * @description Category from the taxonomy.
+             * @enum {string}
+             */
+            category: "Income" | "Transfer In" | "Transfer Out" | "Loan Payments" | "Bank Fees" | "Entertainment" | "Food and Drink" | "General Merchandise" | "Home Improvement" | "Medical" | "Personal Care" | "General Services" | "Government and Non-Profit" | "Transportation" | "Travel" | "Rent and Utilities" | "Other";
+            /** @description Free-text subcategory. */
+            subcategory: string | null;
+            /** @description Card network merchant category code. */
+            merchant_category_code: string | null;
+            /** @description Hidden by the user; excluded from spending. */
+            is_hidden: boolean;
+            /** @description A transfer between the user’s own accounts (card payments included); excluded from spending. */
+            is_internal_transfer: boolean;
+            /** @description The account is an investment account; its activity is excluded from spending. */
+            is_investment_account: boolean;
+        };
+        /** @description Totals of one day present on the returned page, over all matching transactions of that day (not only those on the page), so a day split across pages reports the same figures on each. */
+        DailyTotal: {
+            /**
+             * Format: date
+             * @description The day. ISO 8601 date (YYYY-MM-DD).
+             */
+            date: string;
+            /**
+             * @description Sum of the DEBIT amounts of every matching transaction of the day. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            debits: string;
+            /**
+             * @description Sum of the CREDIT amounts of every matching transaction of the day. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            credits: string;
+            /**
+             * @description credits minus debits; negative when more went out than came in. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            net: string;
+            /** @description Number of matching transactions of the day. */
+            count: number;
+        };
+        /** @description A page (or all) of the user’s transactions. */
+        TransactionListResponse: {
+            /** @description Total results across all pages. */
+            count: number;
+            /** @description Relative URL (path and query) of the next page, carrying every query parameter sent; null on the last page or without pagination. */
+            next: string | null;
+            /** @description Relative URL (path and query) of the previous page, carrying every query parameter sent; null on the first page or without pagination. */
+            previous: string | null;
+            /** @description Matching transactions, newest first (transacted_at descending, then id descending). */
+            transactions: components["schemas"]["Transaction"][];
+            /** @description All of the user’s accounts, by id. */
+            accounts: components["schemas"]["Account"][];
+            /** @description One entry per day present in `transactions`, newest first. */
+            daily_totals: components["schemas"]["DailyTotal"][];
+        };
+        /** @description One account’s end-of-period balance. */
+        AccountBalancePoint: {
+            /** @description Account id. */
+            account_id: string;
+            current: string | null;
+            as_of: string | null;
+        };
+        /** @description Balances and net worth at the end of one calendar period. */
+        BalanceHistoryPeriod: {
+            /**
+             * Format: date
+             * @description First day of the period, clipped to the window. ISO 8601 date (YYYY-MM-DD).
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description Last day of the period, clipped to the window; balances are taken as of this day. ISO 8601 date (YYYY-MM-DD).
+             */
+            end_date: string;
+            /**
+             * @description Sum of the asset accounts’ (depository, investment, other) balances. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            assets: string;
+            /**
+             * @description Sum of the credit and loan accounts’ balances (amounts owed). Decimal string, two decimals.
+             * @example 1234.50
+             */
+            liabilities: string;
+            /**
+             * @description assets minus liabilities. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            net_worth: string;
+            /** @description Every account of the user, by id. */
+            balances: components["schemas"]["AccountBalancePoint"][];
+        };
+        /** @description End-of-period balances per account and net worth. */
+        BalanceHistoryResponse: {
+            /**
+             * Format: date
+             * @description Effective window start. ISO 8601 date (YYYY-MM-DD).
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description Effective window end (capped at today). ISO 8601 date (YYYY-MM-DD).
+             */
+            end_date: string;
+            /**
+             * @description The period length used.
+             * @enum {string}
+             */
+            time_period: "day" | "week" | "month" | "quarter" | "year";
+            /** @description All of the user’s accounts, by id. */
+            accounts: components["schemas"]["Account"][];
+            /** @description Every calendar period meeting the window, ascending, including those before any snapshot. */
+            periods: components["schemas"]["BalanceHistoryPeriod"][];
+        };
+        /** @description An account’s latest balance snapshot. */
+        AccountBalance: {
+            /** @description Account id. */
+            account_id: string;
+            /** @description The link the account belongs to. */
+            link_id: string;
+            /** @description Account name. */
+            name: string;
+            /** @description Last digits of the account number, when known. */
+            mask: string | null;
+            /**
+             * @description Account type: depository, investment and other count as assets; credit and loan as liabilities.
+             * @enum {string}
+             */
+            type: "depository" | "credit" | "loan" | "investment" | "other";
+            /** @description Finer account kind. */
+            subtype: string | null;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            current: string | null;
+            available: string | null;
+            credit_limit: string | null;
+            as_of: string | null;
+        };
+        /** @description Assets, liabilities and net worth from the latest balances. */
+        BalanceTotals: {
+            /**
+             * @description Sum of the latest `current` of depository, investment and other accounts. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            assets: string;
+            /**
+             * @description Sum of the latest `current` (amount owed) of credit and loan accounts. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            liabilities: string;
+            /**
+             * @description assets minus liabilities. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            net_worth: string;
+            as_of: string | null;
+        };
+        /** @description Current balances and net worth. */
+        BalancesResponse: {
+            /** @description Every account of the user, by id; accounts without a snapshot carry nulls. */
+            balances: components["schemas"]["AccountBalance"][];
+            totals: components["schemas"]["BalanceTotals"];
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        Readiness: {
+            /** @constant */
+            status: "ready";
+            store_generation: string;
+        };
+        /** @description Income from one employer of a payroll link, over the window. */
+        PayrollIncome: {
+            /** @description The payroll link. */
+            link_id: string;
+            /** @description The payroll provider (the link’s name). */
+            provider: string;
+            /** @description Employer named on the pay statements. */
+            employer: string;
+            /**
+             * @description Inferred from the distinct pay dates in the window: at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band; biweekly when every date stays within 2 days of a 14-day grid, else semimonthly. Otherwise irregular.
+             * @enum {string}
+             */
+            pay_frequency: "weekly" | "biweekly" | "semimonthly" | "monthly" | "irregular";
+            /**
+             * Format: date
+             * @description Latest pay date in the window. ISO 8601 date (YYYY-MM-DD).
+             */
+            last_pay_date: string;
+            next_expected_pay_date: string | null;
+            /**
+             * @description Gross pay over the window’s statements. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            gross_total: string;
+            /**
+             * @description Net pay over the window’s statements. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            net_total: string;
+            /** @description Pay statements in the window. */
+            statement_count: number;
+        };
+        /** @description Income from transactions in one calendar month. */
+        MonthlyIncome: {
+            /**
+             * Format: date
+             * @description First day of the month, clipped to the window. ISO 8601 date (YYYY-MM-DD).
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description Last day of the month, clipped to the window. ISO 8601 date (YYYY-MM-DD).
+             */
+            end_date: string;
+            /**
+             * @description Sum of the counted CREDIT transactions of the month. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            total: string;
+            /** @description Counted CREDIT transactions of the month. */
+            transaction_count: number;
+        };
+        /** @description Payroll income per employer and monthly income from transactions. */
+        IncomeResponse: {
+            /**
+             * Format: date
+             * @description Effective window start. ISO 8601 date (YYYY-MM-DD).
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description Effective window end (capped at today). ISO 8601 date (YYYY-MM-DD).
+             */
+            end_date: string;
+            /** @description One entry per (payroll link, employer) with a pay statement in the window, by employer then link id. */
+            payroll: components["schemas"]["PayrollIncome"][];
+            /** @description Every calendar month meeting the window, ascending, months without income included. Counted: CREDIT transactions, not hidden, not internal transfers, not on investment accounts (the spending endpoint’s income basis). */
+            monthly: components["schemas"]["MonthlyIncome"][];
+            /**
+             * @description Sum of `monthly`: the window’s counted CREDIT total. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            total_income: string;
+        };
+        /** @description A credit or loan account and its liability details. */
+        Liability: {
+            /** @description The credit or loan account. */
+            account_id: string;
+            /** @description Account name. */
+            account_name: string;
+            /**
+             * @description Account type.
+             * @enum {string}
+             */
+            account_type: "credit" | "loan";
+            /** @description Finer account kind (credit card, mortgage, student, auto, ...). */
+            account_subtype: string | null;
+            /** @description Liability kind; null when the pipeline reported no liability details for the account. */
+            kind: ("credit_card" | "student_loan" | "mortgage" | "auto_loan" | "personal_loan" | "other") | null;
+            /**
+             * @description Annual percentage rate, in percent, as reported (at least two decimals, up to four).
+             * @example 24.99
+             * @example 6.875
+             */
+            apr: string | null;
+            minimum_payment: string | null;
+            next_payment_due_date: string | null;
+            last_payment_amount: string | null;
+            last_payment_date: string | null;
+            original_principal: string | null;
+            current_balance: string | null;
+            as_of: string | null;
+        };
+        /** @description The user’s credit and loan liabilities. */
+        LiabilitiesResponse: {
+            /** @description Every credit and loan account of the user, by account id. */
+            liabilities: components["schemas"]["Liability"][];
+        };
+        /** @description A connected financial institution or payroll provider. */
+        Link: {
+            /** @description Link id. */
+            id: string;
+            /**
+             * @description `institution` (a bank, card issuer, broker, ...) or `payroll` (a payroll provider).
+             * @enum {string}
+             */
+            type: "institution" | "payroll";
+            /** @description Institution or payroll provider name. */
+            name: string;
+            /**
+             * @description Connection status.
+             * @enum {string}
+             */
+            status: "active" | "error" | "disconnected";
+            /**
+             * @description When the link was created. ISO 8601 date-time as stored, without a zone (UTC).
+             * @example 2026-01-31T09:15:00
+             */
+            created_at: string;
+            last_synced_at: string | null;
+            /** @description Ids of the link’s accounts, ascending. */
+            account_ids: string[];
+        };
+        /** @description The user’s links. */
+        LinkListResponse: {
+            /** @description Total results across all pages. */
+            count: number;
+            /** @description Relative URL (path and query) of the next page, carrying every query parameter sent; null on the last page or without pagination. */
+            next: string | null;
+            /** @description Relative URL (path and query) of the previous page, carrying every query parameter sent; null on the first page or without pagination. */
+            previous: string | null;
+            /** @description Links, oldest first (created_at, then id). */
+            links: components["schemas"]["Link"][];
+        };
+        /** @description The largest counted transaction of the entry (ties: latest date, then smallest id) */
+        LargestTransaction: {
+            /** @description The transaction `id` */
+            transaction_id: string;
+            /** @description Amount, two decimals */
+            amount: string;
+            /**
+             * Format: date
+             * @description Transaction date
+             */
+            date: string;
+            description: string;
+            merchant_category_code?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An entry’s total in one subcategory (missing ones under Uncategorized) */
+        Subcategory: {
+            name: string;
+            /** @description Total, two decimals */
+            amount: string;
+            count: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An entry’s total in one calendar period of `time_period` */
+        TimeSeriesPoint: {
+            start_date?: string | null;
+            /**
+             * Format: date
+             * @description Period end, clipped to the window
+             */
+            end_date: string;
+            /** @description Total, two decimals */
+            amount: string;
+            count: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One category: spending, or income when `flow` is `income` */
+        CategorySpending: {
+            category: string;
+            /** @description Total, two decimals */
+            total_amount: string;
+            transaction_count: number;
+            /** @description Total / count, two decimals */
+            average_transaction: string;
+            /** @description Share of the flow total, two decimals */
+            percentage_of_total: string;
+            largest_transaction: components["schemas"]["LargestTransaction"];
+            trend?: string | null;
+            /**
+             * @description Whether the entry totals DEBITs (spending) or CREDITs (income)
+             * @enum {string}
+             */
+            flow: "spending" | "income";
+            subcategories: components["schemas"]["Subcategory"][];
+            time_series: components["schemas"]["TimeSeriesPoint"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One merchant: spending, or income when `flow` is `income` */
+        MerchantSpending: {
+            merchant_name: string;
+            category: string;
+            /** @description Total, two decimals */
+            total_amount: string;
+            transaction_count: number;
+            /** @description Total / count, two decimals */
+            average_transaction: string;
+            /** @description Share of the flow total, two decimals */
+            percentage_of_total: string;
+            largest_transaction: components["schemas"]["LargestTransaction"];
+            trend?: string | null;
+            /**
+             * @description Whether the entry totals DEBITs (spending) or CREDITs (income)
+             * @enum {string}
+             */
+            flow: "spending" | "income";
+            is_recurring: boolean;
+            time_series: components["schemas"]["TimeSeriesPoint"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One calendar period: spending, or income when `flow` is `income` */
+        TimePeriodSpendingWithTransactionIds: {
+            /** @enum {string} */
+            time_period: "day" | "week" | "month" | "quarter" | "year";
+            start_date?: string | null;
+            /**
+             * Format: date
+             * @description Period end, clipped to the window
+             */
+            end_date: string;
+            /** @description Total, two decimals */
+            total_amount: string;
+            transaction_count: number;
+            /** @description Total / count, two decimals */
+            average_transaction: string;
+            /** @description Share of the flow total, two decimals */
+            percentage_of_total: string;
+            largest_transaction: components["schemas"]["LargestTransaction"];
+            trend?: string | null;
+            /**
+             * @description Whether the entry totals DEBITs (spending) or CREDITs (income)
+             * @enum {string}
+             */
+            flow: "spending" | "income";
+            /** @description The counted ids, ordered; only for a single-day day grouping */
+            transaction_ids?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One category or merchant of a period’s breakdown, or `Other`: the rest */
+        SpendingBreakdownItem: {
+            name: string;
+            /** @description Total, two decimals */
+            amount: string;
+            transaction_count: number;
+            /** @description Share of the period's total, two decimals */
+            percentage: string;
+        };
+        /** @description One calendar period of the double aggregation, with its top 10 plus `Other` */
+        TimePeriodSpendingEnriched: {
+            start_date?: string | null;
+            /**
+             * Format: date
+             * @description Period end, clipped to the window
+             */
+            end_date: string;
+            /** @description Total spending in the period */
+            total_amount: string;
+            transaction_count: number;
+            /** @description Share of the total spending */
+            percentage_of_total: string;
+            trend?: string | null;
+            breakdown: components["schemas"]["SpendingBreakdownItem"][];
+        };
+        /** @description Aggregated spending data: the list of `group_by` is filled, the two others are null */
+        SpendingDataWithTransactionIds: {
+            by_category: components["schemas"]["CategorySpending"][] | null;
+            by_merchant: components["schemas"]["MerchantSpending"][] | null;
+            by_time_period: components["schemas"]["TimePeriodSpendingWithTransactionIds"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Summary statistics of the counted spending over the window */
+        SpendingSummary: {
+            /** @description Total counted spending */
+            total_spending: string;
+            /** @description Total / days in the window */
+            average_daily_spending: string;
+            /** @description Average daily x 30.4375 */
+            average_monthly_spending: string;
+            total_transactions: number;
+            unique_merchants: number;
+            top_category: string;
+            top_merchant: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Categorized spending totals of the token’s user */
+        SpendingAnalysisEnrichedResponse: {
+            spending: components["schemas"]["SpendingDataWithTransactionIds"];
+            summary: components["schemas"]["SpendingSummary"];
+            /** @description Equals the x-request-id header */
+            request_id: string;
+            /**
+             * Format: date-time
+             * @description Analysis creation timestamp
+             */
+            created_at: string;
+            /** @description Present only when group_by=time_period and secondary_group_by is set */
+            by_time_period?: components["schemas"]["TimePeriodSpendingEnriched"][] | null;
+            total_income?: string | null;
+            total_expenses?: string | null;
+            savings_rate?: string | null;
+        };
+        /** @description The token owner's profile */
+        UserProfile: {
+            id: string;
+            name: string;
+            email: string;
+            phone: string | null;
+        };
+    };
+    responses: never;
+    parameters: {
+        /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+        RequestId: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description The request id: the caller’s own `x-request-id` when it is safe to echo, else a new UUID */
+        RequestId: string;
+        /** @description `Bearer`, or `Bearer error="invalid_token"` for a bad token */
+        WWWAuthenticate: string;
+        /** @description Seconds to wait before retrying */
+        RetryAfter: number;
+        /** @description `true`: this endpoint is deprecated */
+        Deprecation: string;
+        /** @description The successor: `</v2/users/spending>; rel="successor-version"` */
+        Link: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getUserProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserProfile"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getSpending: {
+        parameters: {
+            query: {
+                /** @description What the listed entries are: category, merchant or time_period */
+                group_by: "category" | "merchant" | "time_period";
+                /** @description Calendar period of time series, trends and period entries */
+                time_period: "day" | "week" | "month" | "quarter" | "year";
+                /** @description Only accounts of this link; empty means no filter */
+                link_id?: string;
+                /** @description First day (inclusive); default: the day after the same date a year before end_date */
+                start_date?: string;
+                /** @description Last day (inclusive); omitted or future: today */
+                end_date?: string;
+                /** @description Comma-separated account ids; repeatable; empty means no filter */
+                account_ids?: string;
+                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter */
+                categories?: string;
+                /** @description Category and merchant entries totalling less are left out of their lists */
+                min_total_amount?: number | string;
+                /** @description Also list income entries (CREDITs) */
+                include_income?: boolean;
+                /** @description With group_by=time_period: a per-period breakdown by category or merchant */
+                secondary_group_by?: "category" | "merchant";
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAnalysisEnrichedResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getSpendingLegacy: {
+        parameters: {
+            query: {
+                /** @description What the listed entries are: category, merchant or time_period */
+                group_by: "category" | "merchant" | "time_period";
+                /** @description Calendar period of time series, trends and period entries */
+                time_period: "day" | "week" | "month" | "quarter" | "year";
+                /** @description Only accounts of this link; empty means no filter */
+                link_id?: string;
+                /** @description First day (inclusive); default: the day after the same date a year before end_date */
+                start_date?: string;
+                /** @description Last day (inclusive); omitted or future: today */
+                end_date?: string;
+                /** @description Comma-separated account ids; repeatable; empty means no filter */
+                account_ids?: string;
+                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter */
+                categories?: string;
+                /** @description Category and merchant entries totalling less are left out of their lists */
+                min_total_amount?: number | string;
+                /** @description Also list income entries (CREDITs) */
+                include_income?: boolean;
+                /** @description With group_by=time_period: a per-period breakdown by category or merchant */
+                secondary_group_by?: "category" | "merchant";
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAnalysisEnrichedResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /** @description First transaction date included (YYYY-MM-DD). */
+                transacted_at_from?: string;
+                /** @description Last transaction date included (YYYY-MM-DD). */
+                transacted_at_to?: string;
+                /** @description 1-based page number; defaults to 1 once pagination is on. */
+                page?: number;
+                /** @description Page size, 10 to 500; defaults to 500 once pagination is on. */
+                page_size?: number;
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionListResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; defaults to 1 once pagination is on. */
+                page?: number;
+                /** @description Page size, 10 to 500; defaults to 500 once pagination is on. */
+                page_size?: number;
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkListResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getBalances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalancesResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getBalanceHistory: {
+        parameters: {
+            query?: {
+                /** @description First day of the window (YYYY-MM-DD); default: the same date a year before end_date, plus one day. */
+                start_date?: string;
+                /** @description Last day of the window (YYYY-MM-DD); omitted or in the future -> today. */
+                end_date?: string;
+                /** @description Calendar period: day, week (ISO, Monday to Sunday), month, quarter or year. Default month. */
+                time_period?: "day" | "week" | "month" | "quarter" | "year";
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceHistoryResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getIncome: {
+        parameters: {
+            query?: {
+                /** @description First day of the window (YYYY-MM-DD); default: the same date a year before end_date, plus one day. */
+                start_date?: string;
+                /** @description Last day of the window (YYYY-MM-DD); omitted or in the future -> today. */
+                end_date?: string;
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomeResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getLiabilities: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiabilitiesResponse"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+}
