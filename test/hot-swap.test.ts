@@ -20,6 +20,11 @@ import { makeTempDir, mintTestToken } from './helpers/store.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+async function readyGeneration(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/readyz`);
+  return ((await response.json()) as { store_generation: string }).store_generation;
+}
+
 /** A stand-in store that records which queries it ran and whether it was closed. */
 function fakeStore(generation: string, options: { broken?: boolean } = {}) {
   const ran: string[] = [];
@@ -115,10 +120,7 @@ describe('hot swap under concurrent load', () => {
   });
   afterAll(() => server?.close());
 
-  async function generation(): Promise<string> {
-    const response = await fetch(`${server.url}/readyz`);
-    return (await response.json()).store_generation;
-  }
+  const generation = () => readyGeneration(server.url);
 
   async function waitForGeneration(not: string): Promise<string> {
     for (let i = 0; i < 100; i++) {
@@ -200,7 +202,7 @@ describe('SIGHUP', () => {
       TODAY: DEMO_TODAY,
     });
     try {
-      const before = (await (await fetch(`${server.url}/readyz`)).json()).store_generation;
+      const before = await readyGeneration(server.url);
       const token = await mintTestToken(demo.path, 'usr_jqhzo7mn41');
       await sleep(300);
       // Watching is off: nothing changes until the signal.
@@ -209,7 +211,7 @@ describe('SIGHUP', () => {
       let after = before;
       for (let i = 0; i < 100 && after === before; i++) {
         await sleep(50);
-        after = (await (await fetch(`${server.url}/readyz`)).json()).store_generation;
+        after = await readyGeneration(server.url);
       }
       expect(after).not.toBe(before);
       expect((await fetch(`${server.url}/v1/user`, { headers: bearer(token) })).status).toBe(200);

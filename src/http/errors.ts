@@ -60,6 +60,19 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
  * validation, 503 when the store cannot answer, 500 with no internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // Shutting down: a request still arriving on an open connection answers 503 in our shape
+  // (the server option return503OnClosing is off: its body is Fastify's, not FastAPI's).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    applySecurityHeaders(reply);
+    reply.header('connection', 'close');
+    return sendDetail(reply, 503);
+  });
+
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();

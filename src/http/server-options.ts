@@ -40,7 +40,8 @@ export function serverOptions(
     maxRequestsPerSocket: config.MAX_REQUESTS_PER_SOCKET,
     // A read-only API takes no request bodies.
     bodyLimit: 16 * 1024,
-    return503OnClosing: true,
+    // errorsPlugin answers 503 in the detail shape while closing.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   };
   // Fastify serves HTTPS when `https` is set (the app stays typed as an HTTP/1.1 app).
