@@ -31,7 +31,7 @@ const ID_PATTERN = /\b(?:txn|acc|lnk|pst|usr)_[0-9a-z]+\b|\b[A-Z0-9]{24}\b|[\w.+
 
 beforeAll(async () => {
   const demo = await demoStoreCopy(DEMO_USERS);
-  DEMO_USERS.forEach((user, i) => tokens.set(user, demo.tokens[i] as string));
+  for (const [i, user] of DEMO_USERS.entries()) tokens.set(user, demo.tokens[i] as string);
   const rows = await queryStoreFile<{ key: string; user_id: string; kind: string }>(
     demo.path,
     `SELECT id AS key, user_id, 'transaction' AS kind FROM transactions
