@@ -106,6 +106,12 @@ const envSchema = z
       .string()
       .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
       .default('1GB'),
+    /** Where DuckDB spills when a query outgrows DUCKDB_MEMORY_LIMIT (default: the OS temp folder). */
+    DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
+    DUCKDB_MAX_TEMP_SIZE: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 1GB')
+      .default('1GB'),
     /** A query running longer is interrupted and the request answers 503. */
     QUERY_TIMEOUT_MS: positiveInt(10_000),
     /** Requests waiting for a free store connection beyond this answer 503 at once. */

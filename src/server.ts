@@ -46,6 +46,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       poolSize: config.DB_POOL_SIZE,
       threads: config.DUCKDB_THREADS,
       memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+      maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
+      ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
       queryTimeoutMs: config.QUERY_TIMEOUT_MS,
       maxQueue: config.DB_MAX_QUEUE,
       ...(metrics ? { onQuery: metrics.observeQuery } : {}),

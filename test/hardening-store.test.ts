@@ -59,6 +59,27 @@ describe('per-query time limit', () => {
   });
 });
 
+describe('memory limit', () => {
+  it('a query that exhausts DUCKDB_MEMORY_LIMIT answers 503, not 500', async () => {
+    const store = await DuckDbStore.open(path, {
+      poolSize: 1,
+      memoryLimit: '20MB',
+      maxTempSize: '1MB',
+    });
+    const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
+    app.get('/test/hungry', { config: { public: true } }, async () =>
+      app.store.query(
+        'SELECT x, count(*) AS n FROM (SELECT (random() * 1e9)::BIGINT AS x FROM range(20000000)) GROUP BY x ORDER BY n DESC LIMIT 1',
+      ),
+    );
+    const response = await app.inject({ url: '/test/hungry' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ detail: 'Service Unavailable' });
+    await app.close();
+    await store.close();
+  });
+});
+
 describe('connection queue bound', () => {
   it('callers beyond DB_MAX_QUEUE waiting for a connection get 503 at once', async () => {
     const store = await DuckDbStore.open(path, { poolSize: 1, maxQueue: 1 });

@@ -1,4 +1,6 @@
 import { access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type DuckDBConnection,
   DuckDBInstance,
@@ -17,6 +19,10 @@ export interface DuckDbStoreOptions {
   /** DuckDB worker threads per query: 1 serves many small concurrent queries best on 2 cores. */
   threads?: number;
   memoryLimit?: string;
+  /** Where DuckDB spills past memoryLimit (the store's own folder may be read-only). */
+  tempDirectory?: string;
+  /** Spill space bound, e.g. `1GB`. */
+  maxTempSize?: string;
   /** A query running longer is interrupted and fails with StoreUnavailableError (503). */
   queryTimeoutMs?: number;
   /** Callers waiting for a connection beyond this fail at once with StoreUnavailableError; 0: no bound. */
@@ -68,6 +74,8 @@ export class DuckDbStore implements Store {
       access_mode: 'READ_ONLY',
       threads: String(options.threads ?? 1),
       memory_limit: options.memoryLimit ?? '1GB',
+      temp_directory: options.tempDirectory ?? join(tmpdir(), 'finance-api-duckdb'),
+      max_temp_directory_size: options.maxTempSize ?? '1GB',
       enable_external_access: 'false',
       autoload_known_extensions: 'false',
       autoinstall_known_extensions: 'false',
@@ -123,6 +131,10 @@ export class DuckDbStore implements Store {
         });
       }
       observe('error');
+      // Exhausted memory (or spill space) is a load problem, not a bug: 503, not 500.
+      if (error instanceof Error && /^(Out of Memory Error|INTERRUPT)/.test(error.message)) {
+        throw new StoreUnavailableError(error.message.split('\n', 1)[0], { cause: error });
+      }
       throw error;
     } finally {
       clearTimeout(timer);
