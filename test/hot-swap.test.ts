@@ -6,6 +6,7 @@
 import { copyFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import type { Row, Store } from '../src/store/store.ts';
 import { SwappableStore } from '../src/store/swap.ts';
@@ -96,6 +97,30 @@ describe('SwappableStore', () => {
     expect(swappable.generation).toBe('a');
     await swappable.query('still served');
     expect(a.ran.at(-1)).toBe('still served');
+  });
+});
+
+describe('the store plugin pins each request to its store', () => {
+  it('a swap during a request does not change the store under it', async () => {
+    const a = fakeStore('a');
+    const b = fakeStore('b');
+    const swappable = new SwappableStore(a.store, { open: async () => b.store });
+    const app = await buildApp({ store: swappable });
+    app.get('/test/pinned', { config: { public: true } }, async () => {
+      const before = app.store.generation;
+      await app.store.query('before swap');
+      await swappable.reload('during the request');
+      await app.store.query('after swap');
+      return { before, after: app.store.generation };
+    });
+    const response = await app.inject({ url: '/test/pinned' });
+    expect(response.json()).toEqual({ before: 'a', after: 'a' });
+    expect(a.ran).toEqual(['before swap', 'after swap']);
+    await sleep(5);
+    expect(a.isClosed()).toBe(true);
+    const next = await app.inject({ url: '/readyz' });
+    expect(next.json()).toEqual({ status: 'ready', store_generation: 'b' });
+    await app.close();
   });
 });
 
