@@ -29,7 +29,12 @@ describe('log scan', () => {
       store,
       clock: createClock(DEMO_TODAY),
       logger: { ...loggerOptions('trace'), stream },
-      config: configOf({ RATE_LIMIT_MAX: '1000', RATE_LIMIT_AUTH_FAILURES: '2' }),
+      config: configOf({
+        RATE_LIMIT_MAX: '1000',
+        RATE_LIMIT_AUTH_FAILURES: '2',
+        SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+        SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+      }),
     });
     const unknown = generateToken();
     const secrets = [token, unknown];

@@ -20,6 +20,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'silent',
       TODAY: DEMO_TODAY,
       STORE_WATCH: 'false',
+      SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
     }),
   );
 });

@@ -46,6 +46,7 @@ describe('graceful shutdown', () => {
       TODAY: DEMO_TODAY,
       DB_POOL_SIZE: '1',
       RATE_LIMIT_MAX: '0',
+      SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
       SHUTDOWN_GRACE_MS: String(grace),
     });
     const headers = bearer(token);
