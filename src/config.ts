@@ -135,6 +135,8 @@ const envSchema = z
     CONNECTION_TIMEOUT_MS: positiveInt(60_000),
     KEEP_ALIVE_TIMEOUT_MS: positiveInt(72_000),
     MAX_REQUESTS_PER_SOCKET: wholeNumber(0, 1000),
+    /** Open connections beyond this are dropped at once; 0: no bound. */
+    MAX_CONNECTIONS: wholeNumber(0, 1024),
     MAX_HEADER_SIZE: wholeNumber(1024, 16_384),
     MAX_URL_LENGTH: wholeNumber(64, 4096),
     MAX_PARAM_LENGTH: wholeNumber(16, 200),

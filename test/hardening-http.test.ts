@@ -256,6 +256,23 @@ describe('request bounds answer in the detail shape', () => {
       expect(Date.now() - started).toBeLessThan(5000);
     });
 
+    it('connections beyond MAX_CONNECTIONS are dropped', async () => {
+      const app = await appWith({ MAX_CONNECTIONS: '2' });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const limited = (app.server.address() as { port: number }).port;
+      const held = [connect(limited, '127.0.0.1'), connect(limited, '127.0.0.1')];
+      await Promise.all(held.map((socket) => new Promise((r) => socket.once('connect', r))));
+      await new Promise((r) => setTimeout(r, 50));
+      const third = await rawExchange(limited, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n']);
+      expect(third).toBe('');
+      for (const socket of held) socket.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      const later = await rawExchange(limited, [
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      ]);
+      expect(later.startsWith('HTTP/1.1 200')).toBe(true);
+    });
+
     it('garbage instead of HTTP -> 400', async () => {
       const raw = await rawExchange(port, ['\x16\x03\x01 not http at all\r\n\r\n']);
       expect(raw.startsWith('HTTP/1.1 400')).toBe(true);
