@@ -3,7 +3,7 @@
 # Finance data API: read-only JSON API over a DuckDB store mounted read-only.
 #
 #   docker build -t finance-api .
-#   docker run --rm -p 8000:8000 -v "$PWD/data:/data:ro" finance-api
+#   docker run --init --rm -p 8000:8000 -v "$PWD/data:/data:ro" finance-api
 #
 # Mount the store's DIRECTORY, not the file: build-db and the token CLI publish a new store
 # by renaming a new file over the old one, and the server follows the directory to swap to it.
@@ -44,6 +44,9 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=tsx /tsx/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
+# The operator CLIs, run from the same image against a writable mount (see the README):
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD/data:/data" finance-api npm run token -- --user ID
+COPY scripts/build-db.ts scripts/token.ts ./scripts/
 # The store is mounted here, read-only; the image never writes to it.
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
