@@ -10,10 +10,15 @@ import { transactionsPlugin } from './areas/transactions/plugin.ts';
 import { userPlugin } from './areas/user/plugin.ts';
 import { authPlugin } from './auth/plugin.ts';
 import { type Clock, createClock } from './clock.ts';
+import { type Config, loadConfig } from './config.ts';
 import { docsPlugin } from './http/docs.ts';
-import { errorsPlugin, frameworkErrorHandler } from './http/errors.ts';
-import { requestIdFor } from './http/request-id.ts';
+import { errorsPlugin } from './http/errors.ts';
+import { loadSheddingPlugin } from './http/load-shedding.ts';
+import { rateLimitPlugin } from './http/rate-limit.ts';
+import { securityPlugin } from './http/security.ts';
+import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { validatorCompiler } from './http/validation/index.ts';
+import type { Metrics } from './metrics.ts';
 import { storePlugin } from './store/plugin.ts';
 import type { Store } from './store/store.ts';
 
@@ -22,6 +27,14 @@ export interface AppOptions {
   clock?: Clock;
   /** Fastify logger options; off by default so tests stay quiet. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Operational settings (loadConfig). Without them (most tests) the request bounds keep
+   * their defaults, and rate limiting and load shedding, which depend on traffic, are off.
+   */
+  config?: Config;
+  /** Serve HTTPS with this key and certificate. */
+  https?: TlsFiles | null;
+  metrics?: Metrics;
 }
 
 declare module 'fastify' {
@@ -48,13 +61,12 @@ export function loggerOptions(level: string) {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const config = options.config ?? loadConfig({ RATE_LIMIT_MAX: '0' });
   const app = Fastify({
+    ...serverOptions(config, options.https),
     logger: options.logger ?? false,
-    genReqId: requestIdFor,
-    requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
+  if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -64,6 +76,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(securityPlugin, {
+    maxUrlLength: config.MAX_URL_LENGTH,
+    hstsMaxAge: config.HSTS_MAX_AGE,
+  });
+  if (options.metrics) await app.register(options.metrics.plugin);
+  if (options.config) await app.register(loadSheddingPlugin, sheddingOptions(options.config));
+  await app.register(rateLimitPlugin, {
+    max: config.RATE_LIMIT_MAX,
+    windowMs: config.RATE_LIMIT_WINDOW,
+    authFailures: config.RATE_LIMIT_AUTH_FAILURES,
+  });
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
   await app.register(docsPlugin);
@@ -76,4 +99,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(incomePlugin);
   await app.register(liabilitiesPlugin);
   return app;
+}
+
+function sheddingOptions(config: Config) {
+  return {
+    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+    maxEventLoopUtilization: config.SHED_MAX_EVENT_LOOP_UTILIZATION,
+    maxHeapUsedBytes: config.SHED_MAX_HEAP_BYTES,
+    maxRssBytes: config.SHED_MAX_RSS_BYTES,
+    sampleIntervalMs: config.SHED_SAMPLE_INTERVAL_MS,
+    retryAfterSeconds: config.SHED_RETRY_AFTER_S,
+  };
 }

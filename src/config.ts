@@ -6,32 +6,174 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
   .refine((value) => isValid(parseISO(value)), 'must be a real calendar date');
 
-const positiveInt = (fallback: number) =>
+const wholeNumber = (min: number, fallback: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .refine((n) => n >= 1, 'must be at least 1')
+    .refine((n) => n >= min, `must be at least ${min}`)
     .default(fallback);
 
-const envSchema = z.object({
-  PORT: z
+const positiveInt = (fallback: number) => wholeNumber(1, fallback);
+
+const fraction = (fallback: number) =>
+  z
     .string()
-    .regex(/^\d+$/, 'must be a port number')
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number between 0 and 1')
     .transform(Number)
-    .refine((n) => n >= 0 && n <= 65535, 'must be between 0 and 65535')
-    .default(8000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_PATH: z.string().min(1).default('data/finance.duckdb'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TODAY: isoDate.optional(),
-  DB_POOL_SIZE: positiveInt(8),
-  DUCKDB_THREADS: positiveInt(1),
-  DUCKDB_MEMORY_LIMIT: z
+    .default(fallback);
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], 'must be true or false')
+    .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+    .default(fallback);
+
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+};
+
+/** Milliseconds, written `60000`, `30s`, `1 minute`, `1h`. */
+const duration = (fallback: string) =>
+  z
     .string()
-    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
-    .default('1GB'),
-});
+    .regex(
+      /^\d+\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?)?$/i,
+      'must be a duration such as 60000, 30s, 1 minute or 1h',
+    )
+    .default(fallback)
+    .transform((value) => {
+      const [, amount = '0', unit = 'ms'] = /^(\d+)\s*([a-z]*)$/i.exec(value.trim()) ?? [];
+      return Number(amount) * (DURATION_UNITS[unit.toLowerCase() || 'ms'] ?? 1);
+    })
+    .refine((ms) => ms >= 1, 'must be longer than 0');
+
+/**
+ * Fastify's trustProxy: `false` (default: the peer address is the client), `true` (trust
+ * every hop: only behind a proxy that strips client-sent X-Forwarded-For), a hop count, or a
+ * comma list of addresses / CIDR ranges of trusted proxies.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value, ctx): boolean | number | string[] => {
+    const text = value.trim().toLowerCase();
+    if (text === 'false' || text === '0') return false;
+    if (text === 'true') return true;
+    if (/^\d+$/.test(text)) return Number(text);
+    const items = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    if (items.length > 0 && items.every((item) => /^[0-9a-f.:]+(\/\d{1,3})?$/.test(item))) {
+      return items;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be true, false, a hop count or a comma list of proxy addresses/CIDRs',
+    });
+    return z.NEVER;
+  });
+
+const envSchema = z
+  .object({
+    PORT: z
+      .string()
+      .regex(/^\d+$/, 'must be a port number')
+      .transform(Number)
+      .refine((n) => n >= 0 && n <= 65535, 'must be between 0 and 65535')
+      .default(8000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_PATH: z.string().min(1).default('data/finance.duckdb'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    TODAY: isoDate.optional(),
+    DB_POOL_SIZE: positiveInt(8),
+    DUCKDB_THREADS: positiveInt(1),
+    DUCKDB_MEMORY_LIMIT: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
+      .default('1GB'),
+    /** Where DuckDB spills when a query outgrows DUCKDB_MEMORY_LIMIT (default: the OS temp folder). */
+    DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
+    DUCKDB_MAX_TEMP_SIZE: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 1GB')
+      .default('1GB'),
+    /** A query running longer is interrupted and the request answers 503. */
+    QUERY_TIMEOUT_MS: positiveInt(10_000),
+    /** Requests waiting for a free store connection beyond this answer 503 at once. */
+    DB_MAX_QUEUE: wholeNumber(0, 256),
+
+    /** Requests per token (or per address without a token) per RATE_LIMIT_WINDOW; 0 turns it off. */
+    RATE_LIMIT_MAX: wholeNumber(0, 600),
+    RATE_LIMIT_WINDOW: duration('1 minute'),
+    /** Failed authentications (401) per client address per RATE_LIMIT_WINDOW. */
+    RATE_LIMIT_AUTH_FAILURES: wholeNumber(1, 30),
+    TRUST_PROXY: trustProxy,
+
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    /** HSTS max-age sent on HTTPS responses. */
+    HSTS_MAX_AGE: wholeNumber(0, 31_536_000),
+
+    /** Slow-client guards: whole request (headers and body), headers alone, idle socket. */
+    REQUEST_TIMEOUT_MS: positiveInt(30_000),
+    HEADERS_TIMEOUT_MS: positiveInt(10_000),
+    CONNECTION_TIMEOUT_MS: positiveInt(60_000),
+    KEEP_ALIVE_TIMEOUT_MS: positiveInt(72_000),
+    MAX_REQUESTS_PER_SOCKET: wholeNumber(0, 1000),
+    /** Open connections beyond this are dropped at once; 0: no bound. */
+    MAX_CONNECTIONS: wholeNumber(0, 1024),
+    MAX_HEADER_SIZE: wholeNumber(1024, 16_384),
+    MAX_URL_LENGTH: wholeNumber(64, 4096),
+    MAX_PARAM_LENGTH: wholeNumber(16, 200),
+
+    /** Load shedding (503 + Retry-After) past any of these; 0 turns a check off. */
+    SHED_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 1000),
+    SHED_MAX_EVENT_LOOP_UTILIZATION: fraction(0.98),
+    SHED_MAX_HEAP_BYTES: wholeNumber(0, 0),
+    SHED_MAX_RSS_BYTES: wholeNumber(0, 0),
+    SHED_SAMPLE_INTERVAL_MS: positiveInt(1000),
+    SHED_RETRY_AFTER_S: positiveInt(10),
+
+    /** Prometheus metrics on their own port (unset: no metrics server). */
+    METRICS_PORT: z
+      .string()
+      .regex(/^\d+$/, 'must be a port number')
+      .transform(Number)
+      .refine((n) => n >= 0 && n <= 65535, 'must be between 0 and 65535')
+      .optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+
+    /** Reopen the store when a new file is published at DATABASE_PATH (SIGHUP always does). */
+    STORE_WATCH: bool(true),
+    STORE_WATCH_DEBOUNCE_MS: wholeNumber(0, 500),
+    /** Time allowed for in-flight requests after SIGTERM/SIGINT before a forced exit (code 1). */
+    SHUTDOWN_GRACE_MS: positiveInt(8000),
+  })
+  .superRefine((config, ctx) => {
+    if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
+      const missing = config.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
+      });
+    }
+  });
 
 export type Config = z.output<typeof envSchema>;
 
@@ -39,16 +181,18 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+const NAMES = new Set(Object.keys(envSchema.shape));
+
 /** Reads and validates the environment; empty variables count as unset. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
-    Object.entries(env).filter(([name, value]) => name in envSchema.shape && value !== ''),
+    Object.entries(env).filter(([name, value]) => NAMES.has(name) && value !== ''),
   );
   const result = envSchema.safeParse(present);
   if (result.success) return result.data;
   const problems = result.error.issues.map(
     (issue) =>
-      `${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
+      `${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])] ?? null)}: ${issue.message}`,
   );
   throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 }

@@ -1,32 +1,33 @@
-import { buildApp, loggerOptions } from './app.ts';
-import { createClock } from './clock.ts';
+import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.ts';
-import { DuckDbStore } from './store/duckdb.ts';
+import { startServer } from './server.ts';
 
-/** Process entry point: configuration, store, server, signals. */
+/**
+ * Process entry point: configuration, server, signals. SIGTERM / SIGINT close gracefully
+ * (in-flight requests finish, new ones get 503 or a refused connection, the store closes),
+ * exit 0; past SHUTDOWN_GRACE_MS the process exits 1. SIGHUP reopens the store file.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = await DuckDbStore.open(config.DATABASE_PATH, {
-    poolSize: config.DB_POOL_SIZE,
-    threads: config.DUCKDB_THREADS,
-    memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+  const server = await startServer(config);
+  const log = server.app.log;
+  closeWithGrace(
+    {
+      delay: config.SHUTDOWN_GRACE_MS,
+      skip: ['SIGHUP'],
+      logger: { error: (message: string) => log.error(message) },
+    },
+    async ({ signal, err }) => {
+      if (err) log.error({ err }, 'closing after an unexpected error');
+      else log.info({ signal }, 'shutting down: finishing in-flight requests');
+      await server.close();
+      log.info('shut down');
+    },
+  );
+  process.on('SIGHUP', () => {
+    log.info('SIGHUP: reopening the store');
+    void server.reload('SIGHUP');
   });
-  const app = await buildApp({
-    store,
-    clock: createClock(config.TODAY),
-    logger: loggerOptions(config.LOG_LEVEL),
-  });
-  app.addHook('onClose', () => store.close());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
-  await app.listen({ port: config.PORT, host: config.HOST });
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError } from '../store/store.ts';
+import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 import { isRequestValidationError } from './validation/index.ts';
 
 /** FastAPI's error body: `{"detail": ...}` with the status phrase for plain HTTP errors. */
@@ -21,7 +23,36 @@ export function frameworkErrorHandler(
 ): void {
   const statusCode = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
   reply.header('x-request-id', request.id);
+  applySecurityHeaders(reply);
   sendDetail(reply, statusCode);
+}
+
+/**
+ * Errors Node's HTTP parser raises before there is a request (slow or malformed request,
+ * headers over the size limit) answer in the `{"detail": ...}` shape too, then the socket
+ * closes: 408 Request Timeout, 431 Request Header Fields Too Large, 400 Bad Request.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const statusCode =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 408
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : 400;
+  const phrase = STATUS_CODES[statusCode] ?? 'Error';
+  const body = JSON.stringify({ detail: phrase });
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...SECURITY_HEADERS,
+  };
+  if (socket.writable) {
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`HTTP/1.1 ${statusCode} ${phrase}\r\n${lines.join('')}\r\n${body}`);
+  }
+  socket.destroy();
 }
 
 /**
@@ -29,6 +60,19 @@ export function frameworkErrorHandler(
  * validation, 503 when the store cannot answer, 500 with no internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // Shutting down: a request still arriving on an open connection answers 503 in our shape
+  // (the server option return503OnClosing is off: its body is Fastify's, not FastAPI's).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    applySecurityHeaders(reply);
+    reply.header('connection', 'close');
+    return sendDetail(reply, 503);
+  });
+
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();
@@ -53,7 +97,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return sendDetail(reply, 503);
     }
     const statusCode = error.statusCode ?? 500;
-    if (statusCode >= 400 && statusCode < 500) return sendDetail(reply, statusCode);
+    if ((statusCode >= 400 && statusCode < 500) || statusCode === 503) {
+      return sendDetail(reply, statusCode);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendDetail(reply, 500);
   });

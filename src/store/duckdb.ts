@@ -1,4 +1,6 @@
 import { access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type DuckDBConnection,
   DuckDBInstance,
@@ -17,7 +19,19 @@ export interface DuckDbStoreOptions {
   /** DuckDB worker threads per query: 1 serves many small concurrent queries best on 2 cores. */
   threads?: number;
   memoryLimit?: string;
+  /** Where DuckDB spills past memoryLimit (the store's own folder may be read-only). */
+  tempDirectory?: string;
+  /** Spill space bound, e.g. `1GB`. */
+  maxTempSize?: string;
+  /** A query running longer is interrupted and fails with StoreUnavailableError (503). */
+  queryTimeoutMs?: number;
+  /** Callers waiting for a connection beyond this fail at once with StoreUnavailableError; 0: no bound. */
+  maxQueue?: number;
+  /** Called after every query with its duration and outcome (metrics). */
+  onQuery?: (seconds: number, outcome: QueryOutcome) => void;
 }
+
+export type QueryOutcome = 'ok' | 'error' | 'timeout' | 'rejected';
 
 interface PooledConnection {
   connection: DuckDBConnection;
@@ -30,16 +44,24 @@ const STRING_LIST = LIST(VARCHAR);
 /** The embedded backend: one read-only, hardened DuckDB instance per file, with a connection pool. */
 export class DuckDbStore implements Store {
   private readonly idle: PooledConnection[];
-  private readonly waiting: Array<(pooled: PooledConnection) => void> = [];
+  private readonly waiting: Array<{
+    resolve: (pooled: PooledConnection) => void;
+    reject: (error: Error) => void;
+  }> = [];
+  private readonly size: number;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  private drained: (() => void) | undefined;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     pool: PooledConnection[],
     readonly generation: string,
     readonly path: string,
+    private readonly options: DuckDbStoreOptions,
   ) {
     this.idle = pool;
+    this.size = pool.length;
   }
 
   static async open(path: string, options: DuckDbStoreOptions = {}): Promise<DuckDbStore> {
@@ -52,6 +74,8 @@ export class DuckDbStore implements Store {
       access_mode: 'READ_ONLY',
       threads: String(options.threads ?? 1),
       memory_limit: options.memoryLimit ?? '1GB',
+      temp_directory: options.tempDirectory ?? join(tmpdir(), 'finance-api-duckdb'),
+      max_temp_directory_size: options.maxTempSize ?? '1GB',
       enable_external_access: 'false',
       autoload_known_extensions: 'false',
       autoinstall_known_extensions: 'false',
@@ -63,7 +87,7 @@ export class DuckDbStore implements Store {
         pool.push({ connection: await instance.connect(), statements: new Map() });
       }
       const generation = await readGeneration(pool[0] as PooledConnection);
-      return new DuckDbStore(instance, pool, generation, path);
+      return new DuckDbStore(instance, pool, generation, path, options);
     } catch (error) {
       for (const pooled of pool) pooled.connection.closeSync();
       instance.closeSync();
@@ -72,10 +96,48 @@ export class DuckDbStore implements Store {
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-    const pooled = await this.acquire();
+    const started = performance.now();
+    const observe = (outcome: QueryOutcome) =>
+      this.options.onQuery?.((performance.now() - started) / 1000, outcome);
+    let pooled: PooledConnection;
     try {
-      return (await runOn(pooled, sql, params)) as T[];
+      pooled = await this.acquire();
+    } catch (error) {
+      observe('rejected');
+      throw error;
+    }
+    const timeoutMs = this.options.queryTimeoutMs ?? 0;
+    let running = true;
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            if (!running) return;
+            timedOut = true;
+            pooled.connection.interrupt();
+          }, timeoutMs)
+        : undefined;
+    try {
+      const rows = (await runOn(pooled, sql, params)) as T[];
+      running = false;
+      observe('ok');
+      return rows;
+    } catch (error) {
+      running = false;
+      if (timedOut) {
+        observe('timeout');
+        throw new StoreUnavailableError(`query interrupted after ${timeoutMs} ms`, {
+          cause: error,
+        });
+      }
+      observe('error');
+      // Exhausted memory (or spill space) is a load problem, not a bug: 503, not 500.
+      if (error instanceof Error && /^(Out of Memory Error|INTERRUPT)/.test(error.message)) {
+        throw new StoreUnavailableError(error.message.split('\n', 1)[0], { cause: error });
+      }
+      throw error;
     } finally {
+      clearTimeout(timer);
       this.release(pooled);
     }
   }
@@ -84,27 +146,48 @@ export class DuckDbStore implements Store {
     await this.query('SELECT 1 AS ok');
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Refuses new queries, lets running ones finish, then closes every connection and the instance. */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
     this.closed = true;
-    for (const pooled of this.idle.splice(0)) {
-      for (const statement of pooled.statements.values()) statement.destroySync();
-      pooled.connection.closeSync();
+    for (const waiter of this.waiting.splice(0)) {
+      waiter.reject(new StoreUnavailableError('store is closed'));
     }
-    this.instance.closeSync();
+    const drained =
+      this.idle.length === this.size
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.drained = resolve;
+          });
+    this.closing = drained.then(() => {
+      for (const pooled of this.idle.splice(0)) {
+        for (const statement of pooled.statements.values()) statement.destroySync();
+        pooled.connection.closeSync();
+      }
+      this.instance.closeSync();
+    });
+    return this.closing;
   }
 
   private acquire(): Promise<PooledConnection> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('store is closed'));
     const pooled = this.idle.pop();
     if (pooled) return Promise.resolve(pooled);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    const maxQueue = this.options.maxQueue ?? 0;
+    if (maxQueue > 0 && this.waiting.length >= maxQueue) {
+      return Promise.reject(new StoreUnavailableError('store is saturated'));
+    }
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   private release(pooled: PooledConnection): void {
-    const next = this.waiting.shift();
-    if (next) next(pooled);
-    else this.idle.push(pooled);
+    const next = this.closed ? undefined : this.waiting.shift();
+    if (next) {
+      next.resolve(pooled);
+      return;
+    }
+    this.idle.push(pooled);
+    if (this.closed && this.idle.length === this.size) this.drained?.();
   }
 }
 

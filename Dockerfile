@@ -1,0 +1,62 @@
+# syntax=docker/dockerfile:1
+#
+# Finance data API: read-only JSON API over a DuckDB store mounted read-only.
+#
+#   docker build -t finance-api .
+#   docker run --init --rm -p 8000:8000 -v "$PWD/data:/data:ro" finance-api
+#
+# Mount the store's DIRECTORY, not the file: build-db and the token CLI publish a new store
+# by renaming a new file over the old one, and the server follows the directory to swap to it.
+# Steps below are the ones the test suite exercises (see the README's Operations section):
+# the server command is the one test/shutdown.test.ts starts and signals, the HEALTHCHECK
+# command is the one test/hardening-docker.test.ts runs against a live server.
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# Production dependencies, with the optional per-platform packages (DuckDB's native binary
+# comes from one of them: never --omit=optional). `npm ci` needs every platform's optional
+# package in the lock; where the registry mirror lacks them it refuses, so `npm install`
+# (which honours the lock for what it holds) is used.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund \
+ && npm cache clean --force
+
+# tsx runs the TypeScript sources (as `npm start` / `npm run serve` do); it is a dev
+# dependency, so it is installed alone, at the version the lock pins.
+FROM ${NODE_IMAGE} AS tsx
+WORKDIR /tsx
+COPY package-lock.json ./
+RUN version="$(node -p "require('./package-lock.json').packages['node_modules/tsx'].version")" \
+ && echo '{"private":true}' > package.json \
+ && npm install --no-audit --no-fund --no-package-lock "tsx@${version}" \
+ && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    DATABASE_PATH=/data/finance.duckdb \
+    UV_THREADPOOL_SIZE=16
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=tsx /tsx/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.json ./
+COPY src ./src
+# The operator CLIs, run from the same image against a writable mount (see the README):
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD/data:/data" finance-api npm run token -- --user ID
+COPY scripts/build-db.ts scripts/token.ts ./scripts/
+# The store is mounted here, read-only; the image never writes to it.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+# The image's own `node` user (uid 1000): no root at run time.
+USER node
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Exec form, node itself as PID 1 (run with --init to reap zombies): SIGTERM reaches the
+# server, which drains in-flight requests and exits 0 within SHUTDOWN_GRACE_MS (8 s by
+# default, under Docker's 10 s stop timeout). SIGHUP reopens the store.
+STOPSIGNAL SIGTERM
+CMD ["node", "--import", "tsx", "src/main.ts"]

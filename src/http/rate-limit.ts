@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendDetail } from './errors.ts';
+
+export interface RateLimitOptions {
+  /** Requests per key per window; 0 turns rate limiting off. */
+  max: number;
+  windowMs: number;
+  /** Failed authentications (401) per client address per window. */
+  authFailures: number;
+}
+
+/** Probes are never limited: an orchestrator must always see the truth. */
+const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
+
+/**
+ * The bucket of a request: the token when one is presented (hashed, so the limiter's memory
+ * never holds a credential), else the client address.
+ */
+export function rateLimitKey(request: FastifyRequest): string {
+  const authorization = request.headers.authorization;
+  const credentials = typeof authorization === 'string' ? authorization.trim().split(/\s+/)[1] : '';
+  if (credentials) {
+    return `token:${createHash('sha256').update(credentials).digest('hex').slice(0, 32)}`;
+  }
+  return `ip:${request.ip}`;
+}
+
+function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) {
+  reply.header('retry-after', String(Math.max(1, retryAfterSeconds)));
+  return sendDetail(reply, 429);
+}
+
+/**
+ * Rate limits with @fastify/rate-limit's store, checked in one early `onRequest` hook so a
+ * limited request never reaches authentication or the store:
+ * - RATE_LIMIT_MAX requests per token (per address without a token) per window, with the
+ *   `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every response;
+ * - RATE_LIMIT_AUTH_FAILURES failed authentications per address per window, after which the
+ *   address gets 429 whatever token it presents (guessing tokens is pointless anyway, but
+ *   this keeps a scanner off the store).
+ * Over a limit: 429 `{"detail":"Too Many Requests"}` with `Retry-After` (seconds).
+ */
+export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {
+  if (options.max <= 0) return;
+  await app.register(rateLimit, {
+    global: false,
+    max: options.max,
+    timeWindow: options.windowMs,
+    keyGenerator: rateLimitKey,
+  });
+  const perKey = app.createRateLimit({ keyGenerator: rateLimitKey });
+  const failures = app.createRateLimit({
+    max: options.authFailures,
+    keyGenerator: (request) => `auth-failure:${request.ip}`,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (UNLIMITED_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const failed = await failures(request, { increment: false });
+    if (!failed.isAllowed && failed.remaining === 0) {
+      return tooManyRequests(reply, failed.ttlInSeconds);
+    }
+    const limit = await perKey(request);
+    if (limit.isAllowed) return;
+    reply.header('ratelimit-limit', String(limit.max));
+    reply.header('ratelimit-remaining', String(limit.remaining));
+    reply.header('ratelimit-reset', String(limit.ttlInSeconds));
+    if (limit.isExceeded) return tooManyRequests(reply, limit.ttlInSeconds);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Only a presented credential that failed counts: a request without one is not a guess.
+    if (reply.statusCode === 401 && request.headers.authorization) await failures(request);
+  });
+});

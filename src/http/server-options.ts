@@ -1,0 +1,49 @@
+import type { Server } from 'node:http';
+import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.ts';
+import { clientErrorHandler, frameworkErrorHandler } from './errors.ts';
+import { requestIdFor } from './request-id.ts';
+
+export interface TlsFiles {
+  key: string | Buffer;
+  cert: string | Buffer;
+}
+
+/**
+ * Fastify and Node server options: every bound a client can push against (header and URL
+ * size, slow headers, slow or idle connections, keep-alive), the proxy trust, HTTPS, and the
+ * `{"detail": ...}` shape for errors raised before routing.
+ */
+export function serverOptions(
+  config: Config,
+  https: TlsFiles | null | undefined,
+): FastifyHttpOptions<Server> {
+  const nodeServer = {
+    maxHeaderSize: config.MAX_HEADER_SIZE,
+    headersTimeout: Math.min(config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    // How often Node checks the two timeouts above (its default is 30 s).
+    connectionsCheckingInterval: Math.min(1000, config.HEADERS_TIMEOUT_MS),
+  };
+  const options: FastifyHttpOptions<Server> = {
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: config.MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // A hop count is valid at run time (proxy-addr); Fastify's type omits it.
+    trustProxy: config.TRUST_PROXY as FastifyServerOptions['trustProxy'],
+    http: nodeServer,
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    maxRequestsPerSocket: config.MAX_REQUESTS_PER_SOCKET,
+    // A read-only API takes no request bodies.
+    bodyLimit: 16 * 1024,
+    // errorsPlugin answers 503 in the detail shape while closing.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+  };
+  // Fastify serves HTTPS when `https` is set (the app stays typed as an HTTP/1.1 app).
+  return https ? Object.assign(options, { https: { ...nodeServer, ...https } }) : options;
+}

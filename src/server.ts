@@ -1,0 +1,118 @@
+/**
+ * The running service: configuration in, a listening server out, with its store (hot
+ * swappable), file watch, metrics server and an orderly close. main.ts adds the signals.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, loggerOptions } from './app.ts';
+import { createClock } from './clock.ts';
+import { type Config, ConfigError } from './config.ts';
+import type { TlsFiles } from './http/server-options.ts';
+import { Metrics, startMetricsServer } from './metrics.ts';
+import { DuckDbStore } from './store/duckdb.ts';
+import { checkStore, type ReloadOutcome, SwappableStore, watchStoreFile } from './store/swap.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: SwappableStore;
+  /** The API's base URL, e.g. `https://127.0.0.1:8443`. */
+  url: string;
+  metricsUrl: string | null;
+  /** Reopens the store file (SIGHUP). */
+  reload(reason: string): Promise<ReloadOutcome>;
+  /** Stops accepting, lets in-flight requests finish, closes the store and the metrics server. */
+  close(): Promise<void>;
+}
+
+/** Reads the certificate and key named by TLS_CERT_FILE / TLS_KEY_FILE, if set. */
+export function readTlsFiles(config: Config): TlsFiles | null {
+  if (!config.TLS_CERT_FILE || !config.TLS_KEY_FILE) return null;
+  const read = (name: 'TLS_CERT_FILE' | 'TLS_KEY_FILE') => {
+    const path = config[name] as string;
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new ConfigError(`${name}=${JSON.stringify(path)}: ${(error as Error).message}`);
+    }
+  };
+  return { cert: read('TLS_CERT_FILE'), key: read('TLS_KEY_FILE') };
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const https = readTlsFiles(config);
+  const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
+  const open = () =>
+    DuckDbStore.open(config.DATABASE_PATH, {
+      poolSize: config.DB_POOL_SIZE,
+      threads: config.DUCKDB_THREADS,
+      memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+      maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
+      ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
+      queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+      maxQueue: config.DB_MAX_QUEUE,
+      ...(metrics ? { onQuery: metrics.observeQuery } : {}),
+    });
+  const first = await open();
+  try {
+    await checkStore(first);
+  } catch (error) {
+    await first.close();
+    throw error;
+  }
+  let app: FastifyInstance | undefined;
+  const store = new SwappableStore(first, {
+    open,
+    log: {
+      info: (object, message) => app?.log.info(object, message),
+      warn: (object, message) => app?.log.warn(object, message),
+      error: (object, message) => app?.log.error(object, message),
+    },
+    ...(metrics ? { onReload: metrics.observeReload } : {}),
+  });
+  metrics?.setGeneration(first.generation);
+  app = await buildApp({
+    store,
+    clock: createClock(config.TODAY),
+    logger: loggerOptions(config.LOG_LEVEL),
+    config,
+    https,
+    ...(metrics ? { metrics } : {}),
+  });
+  // Runs after the server has stopped and every in-flight request has been answered.
+  app.addHook('onClose', () => store.close());
+  const watcher = config.STORE_WATCH
+    ? watchStoreFile(
+        config.DATABASE_PATH,
+        () => void store.reload('new file published'),
+        config.STORE_WATCH_DEBOUNCE_MS,
+      )
+    : null;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
+  try {
+    const url = await app.listen({ port: config.PORT, host: config.HOST });
+    if (metrics && config.METRICS_PORT !== undefined) {
+      metricsServer = await startMetricsServer(metrics, config.METRICS_PORT, config.METRICS_HOST);
+      app.log.info({ port: metricsServer.port }, 'metrics listening');
+    }
+    const running: RunningServer = {
+      app,
+      store,
+      url,
+      metricsUrl: metricsServer
+        ? `http://${config.METRICS_HOST}:${metricsServer.port}/metrics`
+        : null,
+      reload: (reason) => store.reload(reason),
+      close: async () => {
+        watcher?.close();
+        await app?.close();
+        await metricsServer?.close();
+      },
+    };
+    return running;
+  } catch (error) {
+    watcher?.close();
+    await app.close();
+    await metricsServer?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,81 @@
+/** Helpers for the hardening tests: a demo store with tokens, config, the real server process. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { buildDemoStore, makeTempDir, mintTestToken } from './store.ts';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const DEMO_USERS = [
+  'usr_jqhzo7mn41',
+  'usr_cp1f6eoyjy',
+  'usr_fw4vqmd94y',
+  'usr_hm8loc0fmm',
+  'usr_5sznvpb2cw',
+] as const;
+/** decisions.md pins TODAY for demos; the demo data ends in late November 2026. */
+export const DEMO_TODAY = '2026-11-20';
+
+/** A private copy of the demo store (safe to replace) with one token per listed user. */
+export async function demoStoreCopy(
+  users: readonly string[] = DEMO_USERS.slice(0, 2),
+): Promise<{ path: string; tokens: string[] }> {
+  const path = join(makeTempDir('demo-copy'), 'finance.duckdb');
+  await copyFile(await buildDemoStore(), path);
+  const tokens: string[] = [];
+  for (const user of users) tokens.push(await mintTestToken(path, user));
+  return { path, tokens };
+}
+
+/** The validated config of these variables (everything else at its default). */
+export function configOf(env: Record<string, string> = {}): Config {
+  return loadConfig(env);
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * The command the Docker image runs (CMD in Dockerfile): node with tsx's loader, so signals
+ * reach the server's own process.
+ */
+export const SERVER_COMMAND = ['node', '--import', 'tsx', 'src/main.ts'] as const;
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** stdout and stderr so far (JSON log lines). */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the real server process and waits for its "Server listening at" log line. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const [command, ...args] = SERVER_COMMAND;
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Server listening at (https?:\/\/[^"\s]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before listening:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output, exited };
+}
