@@ -39,7 +39,7 @@ const tokens = {
 const badChecksum = (() => {
   const random = tokens.valid.slice(4, 34);
   const good = checksumOf(random);
-  const wrong = (good[5] === '0' ? '1' : '0') + good.slice(1);
+  const wrong = (good[0] === '0' ? '1' : '0') + good.slice(1);
   return `pat_${random}${wrong}`;
 })();
 

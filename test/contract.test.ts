@@ -146,7 +146,9 @@ describe('every endpoint answers as openapi.yaml says', () => {
     });
   }
 
-  it('covers every documented status but 429 (no rate limit in this app yet)', () => {
+  // 429 needs a rate limit this app leaves off; 414 and 500 are provoked by the bounds and error
+  // tests (test/hardening-http.test.ts, test/errors.test.ts), whose responses the recorder checks.
+  it('covers every documented status but 414, 429 and 500', () => {
     const documented = Object.entries(
       checker.document.paths as Record<string, Record<string, { responses: object }>>,
     ).flatMap(([path, operations]) =>
@@ -155,7 +157,7 @@ describe('every endpoint answers as openapi.yaml says', () => {
       ),
     );
     const missing = documented.filter(
-      (pair) => !covered.has(pair) && !NOT_PROVOKED.has(pair) && !pair.endsWith(' 429'),
+      (pair) => !covered.has(pair) && !NOT_PROVOKED.has(pair) && !/ (414|429|500)$/.test(pair),
     );
     expect(missing).toEqual([]);
   });
@@ -216,7 +218,7 @@ describe('the checker', () => {
   });
 
   it('rejects an undocumented status, a missing header, another content type', () => {
-    expect(checker.check(observed({ statusCode: 500 }))).toEqual([
+    expect(checker.check(observed({ statusCode: 418 }))).toEqual([
       expect.stringContaining('a status openapi.yaml does not document (documented: 200, 401'),
     ]);
     expect(checker.check(observed({ headers: { 'content-type': 'application/json' } }))).toEqual([

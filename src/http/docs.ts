@@ -82,8 +82,10 @@ const RESPONSE_DESCRIPTIONS: Record<string, string> = {
     'Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked ' +
     'or expired token (`Invalid authentication credentials`)',
   '404': 'Not Found',
+  '414': 'URI Too Long: the URL exceeds the server’s limit',
   '422': 'Validation Error',
   '429': 'Too Many Requests: retry after the `Retry-After` seconds',
+  '500': 'Internal Server Error: a bug on our side, never with internals in the body',
   '503': 'The data store is unavailable; retry later',
 };
 
@@ -136,7 +138,9 @@ function responseHeaders(status: string, deprecated: boolean): Json {
 const ERROR_EXAMPLES: Record<string, unknown> = {
   '401': { detail: 'Not authenticated' },
   '404': { detail: 'Not Found' },
+  '414': { detail: 'URI Too Long' },
   '429': { detail: 'Too Many Requests' },
+  '500': { detail: 'Internal Server Error' },
   '503': { detail: 'Service Unavailable' },
 };
 

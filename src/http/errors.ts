@@ -21,7 +21,13 @@ export function frameworkErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const statusCode = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  // Starlette matches an undecodable path against no route: 404, not 400.
+  const statusCode =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 404
+      : error.statusCode && error.statusCode < 500
+        ? error.statusCode
+        : 400;
   reply.header('x-request-id', request.id);
   applySecurityHeaders(reply);
   sendDetail(reply, statusCode);
@@ -81,8 +87,18 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '';
-    const methods = methodsByPath.get(path) ?? methodsByPath.get(path.replace(/\/+$/, ''));
+    const [path, query] = splitQuery(request.url);
+    // Starlette's redirect_slashes: the other spelling of a routed path answers 307 to it.
+    if (!methodsByPath.has(path) && path !== '/') {
+      const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+      if (methodsByPath.has(other)) {
+        return reply
+          .code(307)
+          .header('location', `${request.protocol}://${request.host}${other}${query}`)
+          .send();
+      }
+    }
+    const methods = methodsByPath.get(path);
     if (methods && !methods.has(request.method)) {
       reply.header('allow', [...methods].sort().join(', '));
       return sendDetail(reply, 405);
@@ -104,3 +120,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendDetail(reply, 500);
   });
 });
+
+function splitQuery(url: string): [path: string, query: string] {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)];
+}

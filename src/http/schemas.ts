@@ -23,7 +23,9 @@ export const HTTPValidationError = z.object({ detail: z.array(ValidationError).o
 /** Statuses every authenticated endpoint can answer besides its own. */
 export const protectedResponses = {
   401: ErrorDetail,
+  414: ErrorDetail,
   429: ErrorDetail,
+  500: ErrorDetail,
   503: ErrorDetail,
 } as const;
 

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './errors.ts';
+import { parsePythonQuery } from './python-query.ts';
 import { requestIdFor } from './request-id.ts';
 
 export interface TlsFiles {
@@ -28,7 +29,13 @@ export function serverOptions(
   const options: FastifyHttpOptions<Server> = {
     genReqId: requestIdFor,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: config.MAX_PARAM_LENGTH },
+    // FastAPI answers HEAD on a GET route with 405, and a trailing slash with a 307 redirect.
+    exposeHeadRoutes: false,
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      maxParamLength: config.MAX_PARAM_LENGTH,
+      querystringParser: parsePythonQuery,
+    },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // A hop count is valid at run time (proxy-addr); Fastify's type omits it.

@@ -57,7 +57,12 @@ function record(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   }
   // A route left out of the document on purpose (hidden, HEAD): nothing to hold it to.
   if (routePath !== undefined) return;
-  // No route: the not-found handler (404, 405) or a framework error, in the error envelope.
+  // No route: the slash redirect (307 to the routed spelling, no body), the not-found handler
+  // (404, 405) or a framework error, in the error envelope.
+  if (reply.statusCode === 307) {
+    if (!reply.getHeader('location')) problems.push(`${where} without a location`);
+    return;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body ?? '');
