@@ -13,24 +13,14 @@
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# Production dependencies, with the optional per-platform packages (DuckDB's native binary
-# comes from one of them: never --omit=optional). `npm ci` needs every platform's optional
+# Production dependencies (tsx among them: the server runs the TypeScript sources), with the
+# optional per-platform packages (DuckDB's native binary comes from one: never --omit=optional). `npm ci` needs every platform's optional
 # package in the lock; where the registry mirror lacks them it refuses, so `npm install`
 # (which honours the lock for what it holds) is used.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund \
- && npm cache clean --force
-
-# tsx runs the TypeScript sources (as `npm start` / `npm run serve` do); it is a dev
-# dependency, so it is installed alone, at the version the lock pins.
-FROM ${NODE_IMAGE} AS tsx
-WORKDIR /tsx
-COPY package-lock.json ./
-RUN version="$(node -p "require('./package-lock.json').packages['node_modules/tsx'].version")" \
- && echo '{"private":true}' > package.json \
- && npm install --no-audit --no-fund --no-package-lock "tsx@${version}" \
  && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
@@ -41,7 +31,6 @@ ENV NODE_ENV=production \
     UV_THREADPOOL_SIZE=16
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY --from=tsx /tsx/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
 # The operator CLIs, run from the same image against a writable mount (see the README):
