@@ -52,7 +52,8 @@ await runCli('start', async () => {
   }
   const token = await mintToken({ databasePath, userId: args.user ?? DEMO_USER, name: 'demo' });
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+  const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
+  const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
   process.stdout.write(
     [
       '',
