@@ -1,4 +1,5 @@
 import { parseCliArgs, requireOption, runCli } from '../src/cli/args.ts';
+import { databasePathFromEnv } from '../src/config.ts';
 import { BuildInputError, buildStore } from '../src/store/build.ts';
 
 const HELP = `
@@ -13,7 +14,8 @@ written next to the target and swapped in atomically.
 
 Options:
   --source <folder>    folder with the input files
-  --database <file>    store to create or replace (default: $DATABASE_PATH)
+  --database <file>    store to create or replace (default: $DATABASE_PATH, else
+                       data/finance.duckdb)
   --drop-tokens        without access_tokens input, start with no tokens instead of
                        keeping the replaced store's tokens of users still present
   -h, --help           show this help
@@ -28,7 +30,7 @@ await runCli('build-db', async () => {
     'drop-tokens': { type: 'boolean' },
   });
   const sourceDir = requireOption(args.source, 'source');
-  const databasePath = requireOption(args.database ?? process.env.DATABASE_PATH, 'database');
+  const databasePath = args.database ?? databasePathFromEnv();
   try {
     await buildStore({
       sourceDir,
@@ -39,8 +41,6 @@ await runCli('build-db', async () => {
   } catch (error) {
     if (!(error instanceof BuildInputError)) throw error;
     for (const problem of error.problems) process.stderr.write(`${problem}\n`);
-    throw new Error(
-      `build stopped: ${error.problems.length} problem(s) shown above; ${databasePath} was not changed`,
-    );
+    throw new Error(`build stopped on the problems shown above; ${databasePath} was not changed`);
   }
 });

@@ -5,6 +5,7 @@ import {
   runCli,
   UsageError,
 } from '../src/cli/args.ts';
+import { parseDay } from '../src/fixtures/days.ts';
 import { DEFAULT_END_DATE, generateFixtures } from '../src/fixtures/generator.ts';
 
 const HELP = `
@@ -40,8 +41,10 @@ await runCli('fixtures', async () => {
     'heavy-user-transactions': { type: 'string' },
   });
   const end = args.end ?? DEFAULT_END_DATE;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(end) || Number.isNaN(Date.parse(end))) {
-    throw new UsageError(`--end must be YYYY-MM-DD, got '${end}'`);
+  try {
+    parseDay(end);
+  } catch {
+    throw new UsageError(`--end must be a date as YYYY-MM-DD, got '${end}'`);
   }
   const started = performance.now();
   const summary = await generateFixtures({

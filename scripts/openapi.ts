@@ -21,6 +21,7 @@ import { buildApp } from '../src/app.ts';
 import { mintToken } from '../src/auth/token-store.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { createClock } from '../src/clock.ts';
+import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/fixtures/demo.ts';
 import {
   applyExamples,
   type DocumentExamples,
@@ -32,14 +33,10 @@ import { buildStore } from '../src/store/build.ts';
 import { DuckDbStore } from '../src/store/duckdb.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-export const DEMO_DIR = join(ROOT, 'fixtures/demo');
 export const OPENAPI_FILE = join(ROOT, 'openapi.yaml');
 export const CLIENT_TYPES_FILE = join(ROOT, 'examples/generated/api.ts');
 export const EXAMPLES_PATH = fileURLToPath(EXAMPLES_FILE);
 
-/** The demo set's "today" (fixtures/README.md) and its first user (fixtures/demo/users.csv). */
-export const EXAMPLE_TODAY = '2026-11-20';
-export const EXAMPLE_USER = 'usr_jqhzo7mn41';
 const EXAMPLE_CREATED_AT = '2026-11-20T14:30:00.000Z';
 const EXAMPLE_STORE_GENERATION = '5f1c0ffee0ddba11';
 
@@ -142,9 +139,9 @@ export async function generate(): Promise<Generated> {
   try {
     const databasePath = join(dir, 'demo.duckdb');
     await buildStore({ sourceDir: DEMO_DIR, databasePath });
-    const token = await mintToken({ databasePath, userId: EXAMPLE_USER, name: 'openapi' });
+    const token = await mintToken({ databasePath, userId: DEMO_USER, name: 'openapi' });
     const store = await DuckDbStore.open(databasePath);
-    const app = await buildApp({ store, clock: createClock(EXAMPLE_TODAY) });
+    const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
     try {
       await app.ready();
       const examples: DocumentExamples = {};
@@ -236,7 +233,7 @@ const HELP = `
 Usage: npm run openapi [-- --check]
 
 Generates openapi.yaml (OpenAPI 3.1) from the routes' zod schemas, with examples recorded
-from the demo store (fixtures/demo, TODAY=${EXAMPLE_TODAY}), src/http/openapi-examples.yaml and
+from the demo store (fixtures/demo, TODAY=${DEMO_TODAY}), src/http/openapi-examples.yaml and
 the client types examples/generated/api.ts.
 
 Options:

@@ -7,13 +7,9 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { mintToken } from '../src/auth/token-store.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
-import { DEFAULT_END_DATE } from '../src/fixtures/generator.ts';
+import { loadConfig } from '../src/config.ts';
+import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/fixtures/demo.ts';
 import { buildStore } from '../src/store/build.ts';
-
-const DEMO_SOURCE = resolve(import.meta.dirname, '../fixtures/demo');
-/** The demo set's first user: payroll link, card, student loan, brokerage (fixtures/README.md). */
-const DEMO_USER = 'usr_jqhzo7mn41';
 
 const HELP = `
 Usage: npm start [-- --user ID]
@@ -22,7 +18,7 @@ Starts the API on the demo data: builds the store from fixtures/demo at $DATABAS
 (default data/finance.duckdb) when no store is there yet, mints a personal access token
 for a demo user, prints it with a ready-to-paste curl command, and serves.
 
-TODAY is pinned to ${DEFAULT_END_DATE} (the demo history's last day) unless set, so the
+TODAY is pinned to ${DEMO_TODAY} (the demo history's last day) unless set, so the
 demo answers the same whenever it runs. To serve a real store, use npm run serve.
 
 Options:
@@ -32,20 +28,14 @@ Options:
 
 await runCli('start', async () => {
   const args = parseCliArgs(HELP, { user: { type: 'string' } });
-  process.env.TODAY ||= DEFAULT_END_DATE;
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) throw new Error(error.message);
-    throw error;
-  }
+  process.env.TODAY ||= DEMO_TODAY;
+  const config = loadConfig();
   const databasePath = resolve(config.DATABASE_PATH);
   const existing = await stat(databasePath).catch(() => undefined);
   if (!existing) {
     process.stderr.write(`No store at ${databasePath}: building it from fixtures/demo\n`);
     await buildStore({
-      sourceDir: DEMO_SOURCE,
+      sourceDir: DEMO_DIR,
       databasePath,
       onProgress: (line) => process.stderr.write(`  ${line}\n`),
     });

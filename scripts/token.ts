@@ -1,6 +1,5 @@
 import { hashToken } from '../src/auth/token.ts';
 import {
-  DEFAULT_DATABASE_PATH,
   listTokens,
   MIN_REVOKE_PREFIX,
   mintToken,
@@ -9,6 +8,8 @@ import {
   tokenId,
 } from '../src/auth/token-store.ts';
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
+import { DEFAULT_DATABASE_PATH, databasePathFromEnv } from '../src/config.ts';
+import { parseDay } from '../src/fixtures/days.ts';
 
 const HELP = `
 Usage:
@@ -48,11 +49,23 @@ function parseExpiry(value: string): Date {
   ) {
     throw new UsageError(`--expires must be YYYY-MM-DD or an ISO 8601 timestamp, got '${value}'`);
   }
+  // Date reads 2026-02-30 as 2 March: the calendar date itself must exist.
+  if (!isCalendarDate(value.slice(0, 10)))
+    throw new UsageError(`--expires: no such date '${value}'`);
   const expiresAt = dateOnly ? new Date(parsed.getTime() + DAY_MS) : parsed;
   if (expiresAt.getTime() <= Date.now()) {
     throw new UsageError(`--expires ${value} is not in the future`);
   }
   return expiresAt;
+}
+
+function isCalendarDate(text: string): boolean {
+  try {
+    parseDay(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function printTable(rows: string[][]): void {
@@ -74,10 +87,15 @@ await runCli('token', async () => {
     list: { type: 'boolean' },
     database: { type: 'string' },
   });
-  const databasePath = args.database ?? process.env.DATABASE_PATH ?? DEFAULT_DATABASE_PATH;
+  const databasePath = args.database ?? databasePathFromEnv();
   if (args.revoke !== undefined) {
-    if (args.list || args.name !== undefined || args.expires !== undefined) {
-      throw new UsageError('--revoke takes no --list, --name or --expires');
+    if (
+      args.list ||
+      args.user !== undefined ||
+      args.name !== undefined ||
+      args.expires !== undefined
+    ) {
+      throw new UsageError('--revoke takes no --list, --user, --name or --expires');
     }
     const result = await revokeToken({ databasePath, idOrToken: args.revoke });
     process.stderr.write(

@@ -1,6 +1,13 @@
 import { isValid, parseISO } from 'date-fns';
 import { z } from 'zod';
 
+export const DEFAULT_DATABASE_PATH = 'data/finance.duckdb';
+
+/** The store the CLIs work on when not told: `DATABASE_PATH` (empty counts as unset), as the server. */
+export function databasePathFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
+}
+
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
@@ -95,7 +102,7 @@ const envSchema = z
       .refine((n) => n >= 0 && n <= 65535, 'must be between 0 and 65535')
       .default(8000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_PATH: z.string().min(1).default('data/finance.duckdb'),
+    DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

@@ -1,9 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DIR } from '../src/fixtures/demo.ts';
 import { generateFixtures } from '../src/fixtures/generator.ts';
 import { CATEGORIES } from '../src/store/schema.ts';
-import { buildDemoStore, DEMO_FIXTURES_DIR, makeTempDir, queryStoreFile } from './helpers/store.ts';
+import { buildDemoStore, makeTempDir, queryStoreFile } from './helpers/store.ts';
+
+const TSX = resolve(import.meta.dirname, '../node_modules/.bin/tsx');
+const FIXTURES_CLI = resolve(import.meta.dirname, '../scripts/fixtures.ts');
 
 async function filesOf(dir: string): Promise<Record<string, string>> {
   const names = (await readdir(dir)).filter((name) => name.endsWith('.csv')).sort();
@@ -13,6 +18,27 @@ async function filesOf(dir: string): Promise<Record<string, string>> {
 }
 
 describe('fixtures generator', () => {
+  it('as a CLI: help exits 0; a date that does not exist is a usage error (exit 2)', () => {
+    const run = (args: string[]) =>
+      spawnSync(TSX, [FIXTURES_CLI, ...args], { encoding: 'utf8', env: process.env });
+    expect(run(['--help']).status).toBe(0);
+    const out = makeTempDir('cli');
+    const result = run([
+      '--users',
+      '1',
+      '--months',
+      '1',
+      '--seed',
+      's',
+      '--out',
+      out,
+      '--end',
+      '2026-02-30',
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("--end must be a date as YYYY-MM-DD, got '2026-02-30'");
+  });
+
   it('gives byte-identical output for the same arguments', async () => {
     const options = { users: 7, months: 3, seed: 'same', heavyUserTransactions: 500 };
     const first = makeTempDir('gen');
@@ -30,7 +56,7 @@ describe('fixtures generator', () => {
   it('reproduces the committed demo set from its documented command', async () => {
     const outDir = makeTempDir('demo');
     await generateFixtures({ users: 5, months: 15, seed: '42', outDir });
-    expect(await filesOf(outDir)).toEqual(await filesOf(DEMO_FIXTURES_DIR));
+    expect(await filesOf(outDir)).toEqual(await filesOf(DEMO_DIR));
   });
 
   it('adds a heavy user with exactly the requested transactions', async () => {

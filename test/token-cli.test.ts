@@ -160,4 +160,32 @@ describe('token CLI', () => {
     expect(pastExpiry.status).toBe(2);
     expect(pastExpiry.stderr).toContain('not in the future');
   });
+
+  it('refuses an expiry date that does not exist (Date would read 2099-02-30 as 2 March)', () => {
+    for (const expires of ['2099-02-30', '2099-02-30T10:00:00Z']) {
+      const result = runToken([
+        '--user',
+        'usr_tok',
+        '--expires',
+        expires,
+        '--database',
+        databasePath,
+      ]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`no such date '${expires}'`);
+    }
+  });
+
+  it('refuses --revoke with --user: the user would be silently ignored', () => {
+    const result = runToken([
+      '--revoke',
+      'abcdef123456',
+      '--user',
+      'usr_tok',
+      '--database',
+      databasePath,
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--revoke takes no --list, --user');
+  });
 });

@@ -22,8 +22,6 @@ export const TOKEN_ID_LENGTH = 12;
 /** A shorter prefix would too often match several tokens. */
 export const MIN_REVOKE_PREFIX = 8;
 
-export const DEFAULT_DATABASE_PATH = 'data/finance.duckdb';
-
 /** A refusal the caller can act on (unknown user, no matching token, missing store). */
 export class TokenStoreError extends Error {
   override readonly name = 'TokenStoreError';

@@ -3,18 +3,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Config, loadConfig } from '../../src/config.ts';
+import { DEMO_USERS } from '../../src/fixtures/demo.ts';
 import { buildDemoStore, makeTempDir, mintTestToken } from './store.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-export const DEMO_USERS = [
-  'usr_jqhzo7mn41',
-  'usr_cp1f6eoyjy',
-  'usr_fw4vqmd94y',
-  'usr_hm8loc0fmm',
-  'usr_5sznvpb2cw',
-] as const;
-/** decisions.md pins TODAY for demos; the demo data ends in late November 2026. */
-export const DEMO_TODAY = '2026-11-20';
+export { DEMO_TODAY, DEMO_USERS } from '../../src/fixtures/demo.ts';
 
 /** A private copy of the demo store (safe to replace) with one token per listed user. */
 export async function demoStoreCopy(

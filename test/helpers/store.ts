@@ -6,9 +6,8 @@ import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mintToken } from '../../src/auth/token-store.ts';
 import { csvField } from '../../src/fixtures/csv-writer.ts';
+import { DEMO_DIR } from '../../src/fixtures/demo.ts';
 import { buildStore } from '../../src/store/build.ts';
-
-export const DEMO_FIXTURES_DIR = resolve(import.meta.dirname, '../../fixtures/demo');
 
 export type FixtureValue = string | number | boolean | null;
 export type FixtureRow = Record<string, FixtureValue>;
@@ -37,7 +36,7 @@ let demoStore: Promise<string> | undefined;
 
 /** The store built from fixtures/demo, built once per test file. Treat it as read-only. */
 export function buildDemoStore(): Promise<string> {
-  demoStore ??= buildStoreFromCsv(DEMO_FIXTURES_DIR);
+  demoStore ??= buildStoreFromCsv(DEMO_DIR);
   return demoStore;
 }
 
