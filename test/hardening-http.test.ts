@@ -147,6 +147,19 @@ describe('rate limits', () => {
     }
   });
 
+  it('buckets a token as authentication reads the header', async () => {
+    const app = await appWith({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW: '1 minute' });
+    const token = tokens[0] as string;
+    const call = (authorization: string) =>
+      app.inject({ url: '/v1/user', headers: { authorization } }).then((r) => r.statusCode);
+    // Extra blanks after the scheme: the same token, the same bucket.
+    expect([await call(`Bearer ${token}`), await call(`bearer   ${token}  `)]).toEqual([200, 200]);
+    // A tab instead of the space: no credentials for authentication (401), so the request is
+    // counted against the address, not against the exhausted token.
+    expect(await call(`Bearer\t${token}`)).toBe(401);
+    expect(await call(`Bearer ${token}`)).toBe(429);
+  });
+
   it('the window is configurable: after it passes the token may call again', async () => {
     const app = await appWith({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW: '300ms' });
     const headers = bearer(tokens[0] as string);

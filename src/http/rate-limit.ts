@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { authorizationSchemeParam } from '../auth/plugin.ts';
+import { hashToken } from '../auth/token.ts';
 import { sendDetail } from './errors.ts';
 
 export interface RateLimitOptions {
@@ -16,14 +17,13 @@ export interface RateLimitOptions {
 const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
 
 /**
- * The bucket of a request: the token when one is presented (hashed, so the limiter's memory
- * never holds a credential), else the client address.
+ * The bucket of a request: the bearer token as authentication reads it (hashed, so the
+ * limiter's memory never holds a credential), else the client address.
  */
-export function rateLimitKey(request: FastifyRequest): string {
-  const authorization = request.headers.authorization;
-  const credentials = typeof authorization === 'string' ? authorization.trim().split(/\s+/)[1] : '';
-  if (credentials) {
-    return `token:${createHash('sha256').update(credentials).digest('hex').slice(0, 32)}`;
+function rateLimitKey(request: FastifyRequest): string {
+  const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
+  if (scheme.toLowerCase() === 'bearer' && credentials) {
+    return `token:${hashToken(credentials).slice(0, 32)}`;
   }
   return `ip:${request.ip}`;
 }
