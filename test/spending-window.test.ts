@@ -32,6 +32,14 @@ describe('window: start_date omitted -> same date a year before the end, plus on
   it('a year holding Feb 29 has 366 days', () => {
     expect(daysIn(effectiveWindow('2030-01-01', undefined, '2024-03-01'))).toBe(366);
   });
+  it('never reaches before 0001-01-01, the first date there is', () => {
+    expect(effectiveWindow('2030-01-01', undefined, '0001-01-01')).toEqual({
+      start: '0001-01-01',
+      end: '0001-01-01',
+    });
+    expect(effectiveWindow('2030-01-01', undefined, '0001-06-30').start).toBe('0001-01-01');
+    expect(effectiveWindow('2030-01-01', undefined, '0002-06-30').start).toBe('0001-07-01');
+  });
 });
 
 describe('periods are calendar periods', () => {

@@ -46,13 +46,17 @@ export function oneYearBefore(date: string): string {
  * omitted becomes the day after the same date a year before the end (a trailing year, both
  * ends inclusive). The caller rejects a start after the end.
  */
+const FIRST_DATE = '0001-01-01';
+
 export function effectiveWindow(
   today: string,
   startDate: string | undefined,
   endDate: string | undefined,
 ): Window {
   const end = endDate === undefined || endDate > today ? today : endDate;
-  const start = startDate ?? addDays(oneYearBefore(end), 1);
+  const trailingYearStart = addDays(oneYearBefore(end), 1);
+  // Dates start at 0001-01-01 (Python's date.min): a trailing year never reaches year 0.
+  const start = startDate ?? (trailingYearStart < FIRST_DATE ? FIRST_DATE : trailingYearStart);
   return { start, end };
 }
 
