@@ -6,6 +6,7 @@ import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { queryObject } from '../../http/validation/index.ts';
 import { boundedCalendarPeriods } from '../balances/window.ts';
 import { assertWindowOrdered, rawStartDate, windowQuery } from '../balances/window-query.ts';
+import { compareCodePoints } from '../spending/figures.ts';
 import { effectiveWindow } from '../spending/window.ts';
 import { isoDate } from '../transactions/schemas.ts';
 import { inferPayFrequency, nextExpectedPayDate, PAY_FREQUENCIES } from './pay-frequency.ts';
@@ -111,13 +112,14 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
       const { start_date, end_date } = request.query;
       const window = effectiveWindow(app.clock.today(), start_date, end_date);
       assertWindowOrdered(request, window);
+      // Checked before any query: an over-long window is refused without scanning it.
+      const months = boundedCalendarPeriods(window, 'month', rawStartDate(request));
       const params = [request.userId, window.start, window.end];
       const [statements, monthlyRows] = await Promise.all([
         app.store.query<PayStatementRow>(PAY_STATEMENTS_SQL, params),
         app.store.query<MonthlyRow>(MONTHLY_INCOME_SQL, params),
       ]);
       const byMonth = new Map(monthlyRows.map((row) => [row.month.slice(0, 7), row]));
-      const months = boundedCalendarPeriods(window, 'month', rawStartDate(request));
       const monthly = months.map((month) => {
         const row = byMonth.get(month.start.slice(0, 7));
         return {
@@ -165,7 +167,8 @@ function payrollIncome(statements: readonly PayStatementRow[]): z.infer<typeof P
         statement_count: group.length,
       };
     })
-    .sort((a, b) => compareText(a.employer, b.employer) || compareText(a.link_id, b.link_id));
+    .sort(
+      (a, b) =>
+        compareCodePoints(a.employer, b.employer) || compareCodePoints(a.link_id, b.link_id),
+    );
 }
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
