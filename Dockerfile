@@ -36,14 +36,15 @@ COPY src ./src
 # The operator CLIs, run from the same image against a writable mount (see the README):
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD/data:/data" finance-api npm run token -- --user ID
 COPY scripts/build-db.ts scripts/token.ts ./scripts/
-# The store is mounted here, read-only; the image never writes to it.
+# The store's folder: the server only reads it (mount it :ro); the operator CLIs above, run
+# on a writable mount, publish new stores into it.
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 # The image's own `node` user (uid 1000): no root at run time.
 USER node
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "const tls=!!process.env.TLS_CERT_FILE;require(tls?'node:https':'node:http').get({host:'127.0.0.1',port:process.env.PORT||8000,path:'/healthz',rejectUnauthorized:false,timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
 # Exec form, node itself as PID 1 (run with --init to reap zombies): SIGTERM reaches the
 # server, which drains in-flight requests and exits 0 within SHUTDOWN_GRACE_MS (8 s by
 # default, under Docker's 10 s stop timeout). SIGHUP reopens the store.

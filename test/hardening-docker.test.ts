@@ -12,6 +12,7 @@ import {
   demoStoreCopy,
   REPO_ROOT,
   SERVER_COMMAND,
+  selfSignedCertificate,
   startServerProcess,
 } from './helpers/server.ts';
 
@@ -30,11 +31,11 @@ function execForm(keyword: string): string[] {
   return JSON.parse(json) as string[];
 }
 
-function healthcheck(port: number): number | null {
+function healthcheck(port: number, env: Record<string, string> = {}): number | null {
   const [command, ...args] = execForm('HEALTHCHECK');
   expect(command).toBe('node');
   return spawnSync(command as string, args, {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), ...env },
     timeout: 10_000,
   }).status;
 }
@@ -81,6 +82,27 @@ describe('Dockerfile', () => {
       expect((await server.exited).code).toBe(0);
     }
     expect(healthcheck(port)).toBe(1);
+  });
+
+  it('its HEALTHCHECK follows the server to HTTPS when TLS is configured', async () => {
+    const demo = await demoStoreCopy(['usr_jqhzo7mn41']);
+    const { keyFile, certFile } = selfSignedCertificate();
+    const tls = { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile };
+    const server = await startServerProcess({
+      DATABASE_PATH: demo.path,
+      TODAY: DEMO_TODAY,
+      ...tls,
+    });
+    const port = Number(new URL(server.url).port);
+    try {
+      expect(server.url).toMatch(/^https:/);
+      expect(healthcheck(port, tls)).toBe(0);
+      // Plain HTTP against the TLS port fails: the scheme matters.
+      expect(healthcheck(port)).toBe(1);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+    }
   });
 
   it('.dockerignore sends only what the image copies', () => {

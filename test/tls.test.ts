@@ -1,14 +1,11 @@
 /** Native HTTPS with TLS_CERT_FILE / TLS_KEY_FILE, against a certificate made here. */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.ts';
 import { type RunningServer, readTlsFiles, startServer } from '../src/server.ts';
-import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
-import { makeTempDir } from './helpers/store.ts';
+import { configOf, DEMO_TODAY, demoStoreCopy, selfSignedCertificate } from './helpers/server.ts';
 
 let server: RunningServer;
 let cert: string;
@@ -36,30 +33,7 @@ function get(
 }
 
 beforeAll(async () => {
-  const dir = makeTempDir('tls');
-  const keyFile = join(dir, 'key.pem');
-  const certFile = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { keyFile, certFile } = selfSignedCertificate();
   cert = readFileSync(certFile, 'utf8');
   const demo = await demoStoreCopy(['usr_jqhzo7mn41']);
   token = demo.tokens[0] as string;

@@ -1,5 +1,5 @@
 /** Helpers for the hardening tests: a demo store with tokens, config, the real server process. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -71,4 +71,33 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     });
   });
   return { child, url, output: () => output, exited };
+}
+
+/** A key and a self-signed certificate for 127.0.0.1 and localhost, made with openssl. */
+export function selfSignedCertificate(): { keyFile: string; certFile: string } {
+  const dir = makeTempDir('tls');
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
+  return { keyFile, certFile };
 }
