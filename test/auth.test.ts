@@ -6,7 +6,7 @@
  * credentials `.strip()`ped; scheme compared case-insensitively).
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { authorizationSchemeParam } from '../src/auth/plugin.ts';
 import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../src/auth/token.ts';
@@ -46,9 +46,11 @@ const badChecksum = (() => {
 /** Counts the queries the app sends to the store. */
 class CountingStore implements Store {
   queries = 0;
+  /** Stands for a newly published store. */
+  generationOverride: string | undefined;
   constructor(private readonly inner: Store) {}
   get generation() {
-    return this.inner.generation;
+    return this.generationOverride ?? this.inner.generation;
   }
   query: Store['query'] = (sql, params) => {
     this.queries++;
@@ -300,6 +302,40 @@ describe('401 Invalid authentication credentials, WWW-Authenticate: Bearer error
   it('the token is case-sensitive', async () => {
     const swapped = tokens.valid.slice(0, 4) + swapCase(tokens.valid.slice(4));
     expectInvalid(await get('/v1/user', `Bearer ${swapped}`));
+  });
+});
+
+describe('token owners are remembered per store generation', () => {
+  afterAll(() => {
+    store.generationOverride = undefined;
+  });
+
+  it('a repeated token asks the store once; a new generation asks again', async () => {
+    store.generationOverride = 'generation-a';
+    const before = store.queries;
+    for (let i = 0; i < 3; i++) {
+      expect((await get('/v1/user', `Bearer ${tokens.other}`)).statusCode).toBe(200);
+    }
+    // One token lookup, then one profile query per request.
+    expect(store.queries - before).toBe(1 + 3);
+    store.generationOverride = 'generation-b';
+    const beforeSwap = store.queries;
+    expect((await get('/v1/user', `Bearer ${tokens.other}`)).statusCode).toBe(200);
+    expect(store.queries - beforeSwap).toBe(1 + 1);
+  });
+
+  it('a remembered token still expires on the real clock', async () => {
+    store.generationOverride = 'generation-c';
+    expect((await get('/v1/user', `Bearer ${tokens.expiresInAnHour}`)).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 2 * HOUR);
+      const before = store.queries;
+      expectInvalid(await get('/v1/user', `Bearer ${tokens.expiresInAnHour}`));
+      expect(store.queries).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

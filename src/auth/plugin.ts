@@ -11,13 +11,43 @@ declare module 'fastify' {
   }
 }
 
+/** The owner of a live (not revoked) token and its expiry in epoch milliseconds, if any. */
 const TOKEN_OWNER_SQL = `
-  SELECT t.user_id
+  SELECT t.user_id, epoch_ms(t.expires_at) AS expires_at_ms
   FROM access_tokens t JOIN users u ON u.id = t.user_id
-  WHERE t.token_hash = $1
-    AND t.revoked_at IS NULL
-    AND (t.expires_at IS NULL OR t.expires_at > $2::TIMESTAMP)
+  WHERE t.token_hash = $1::VARCHAR AND t.revoked_at IS NULL
   LIMIT 1`;
+
+interface TokenOwner {
+  userId: string;
+  expiresAtMs: number | null;
+}
+
+/**
+ * Owners of tokens seen lately, by store generation and token hash. Tokens are minted and
+ * revoked only by publishing a new store, so an answer holds for its generation; expiry is
+ * judged on every request. Only found tokens are kept: well-formed unknown ones are cheap to
+ * forge and would crowd the cache out.
+ */
+class TokenOwnerCache {
+  private readonly owners = new Map<string, TokenOwner>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): TokenOwner | undefined {
+    return this.owners.get(key);
+  }
+
+  set(key: string, owner: TokenOwner): void {
+    if (this.owners.size >= this.capacity) {
+      // Oldest first: a Map iterates in insertion order.
+      const oldest = this.owners.keys().next().value;
+      if (oldest !== undefined) this.owners.delete(oldest);
+    }
+    this.owners.set(key, owner);
+  }
+}
+
+const TOKEN_CACHE_CAPACITY = 10_000;
 
 function notAuthenticated(reply: FastifyReply) {
   reply.header('www-authenticate', 'Bearer');
@@ -37,6 +67,26 @@ function invalidCredentials(reply: FastifyReply) {
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('userId', '');
+  const cache = new TokenOwnerCache(TOKEN_CACHE_CAPACITY);
+
+  async function tokenOwner(token: string): Promise<TokenOwner | undefined> {
+    const tokenHash = hashToken(token);
+    const key = `${app.store.generation}:${tokenHash}`;
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const [row] = await app.store.query<{ user_id: string; expires_at_ms: string | null }>(
+      TOKEN_OWNER_SQL,
+      [tokenHash],
+    );
+    if (!row) return undefined;
+    const owner = {
+      userId: row.user_id,
+      expiresAtMs: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+    };
+    cache.set(key, owner);
+    return owner;
+  }
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.public || request.is404) return;
     const authorization = request.headers.authorization;
@@ -45,13 +95,11 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       return notAuthenticated(reply);
     }
     if (!isWellFormedToken(credentials)) return invalidCredentials(reply);
-    const rows = await app.store.query<{ user_id: string }>(TOKEN_OWNER_SQL, [
-      hashToken(credentials),
-      new Date().toISOString().replace('T', ' ').replace('Z', ''),
-    ]);
-    const owner = rows[0];
-    if (!owner) return invalidCredentials(reply);
-    request.userId = owner.user_id;
+    const owner = await tokenOwner(credentials);
+    if (!owner || (owner.expiresAtMs !== null && owner.expiresAtMs <= Date.now())) {
+      return invalidCredentials(reply);
+    }
+    request.userId = owner.userId;
   });
 });
 
