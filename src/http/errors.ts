@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -36,7 +37,8 @@ export function frameworkErrorHandler(
 /**
  * Errors Node's HTTP parser raises before there is a request (slow or malformed request,
  * headers over the size limit) answer in the `{"detail": ...}` shape too, then the socket
- * closes: 408 Request Timeout, 431 Request Header Fields Too Large, 400 Bad Request.
+ * closes: 408 Request Timeout, 431 Request Header Fields Too Large, 400 Bad Request. There is
+ * no parsed request whose x-request-id could be echoed: each answer carries a new one.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -52,6 +54,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
+    'x-request-id': randomUUID(),
     ...SECURITY_HEADERS,
   };
   if (socket.writable) {
