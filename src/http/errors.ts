@@ -4,17 +4,12 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError } from '../store/store.ts';
+import { sendDetail } from './detail.ts';
 import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 import { isRequestValidationError } from './validation/index.ts';
 
-/** FastAPI's error body: `{"detail": ...}` with the status phrase for plain HTTP errors. */
-export function sendDetail(
-  reply: FastifyReply,
-  statusCode: number,
-  detail?: unknown,
-): FastifyReply {
-  return reply.code(statusCode).send({ detail: detail ?? STATUS_CODES[statusCode] ?? 'Error' });
-}
+/** Kept for the modules that still import it from here; its home is detail.ts. */
+export { sendDetail } from './detail.ts';
 
 /** Errors that Fastify raises before routing (bad URL, over-long parameter) answer in our shape too. */
 export function frameworkErrorHandler(
@@ -110,7 +105,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isRequestValidationError(error)) return reply.code(422).send({ detail: error.detail });
+    if (isRequestValidationError(error)) return sendDetail(reply, 422, error.detail);
     if (error instanceof StoreUnavailableError) {
       request.log.warn({ err: error }, 'store unavailable');
       return sendDetail(reply, 503);
