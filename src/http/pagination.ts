@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rawQueryValues } from './python-query.ts';
 import { parseInteger } from './validation/pydantic.ts';
 
 /** api-spec.md "Limits": page_size bounds and default once paginating. */
@@ -53,20 +54,16 @@ export function pageLinks(
 /** The page number exactly as validated: past 2^53 the number is rounded, the query is not. */
 function exactPage(requestUrl: string, page: number): bigint {
   if (Number.isSafeInteger(page)) return BigInt(page);
-  const raw = searchParamsOf(requestUrl).getAll('page').at(-1);
+  const raw = rawQueryValues(requestUrl, 'page')?.at(-1);
   const parsed = raw === undefined ? undefined : parseInteger(raw);
   return parsed?.ok ? parsed.value : BigInt(page);
-}
-
-function searchParamsOf(requestUrl: string): URLSearchParams {
-  const at = requestUrl.indexOf('?');
-  return new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
 }
 
 function urlForPage(requestUrl: string, page: bigint): string {
   const at = requestUrl.indexOf('?');
   const path = at < 0 ? requestUrl : requestUrl.slice(0, at);
-  const query = searchParamsOf(requestUrl);
+  // Re-encoding every other parameter is URLSearchParams' job here (reading one is not).
+  const query = new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
   // `set` replaces the first `page` in place and drops repeats (the last value was the one used).
   query.set('page', String(page));
   return `${path}?${query.toString()}`;
