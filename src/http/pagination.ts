@@ -1,11 +1,27 @@
 import { z } from 'zod';
 import { rawQueryValues } from './python-query.ts';
+import { qInt } from './validation/index.ts';
 import { parseInteger } from './validation/pydantic.ts';
 
 /** api-spec.md "Limits": page_size bounds and default once paginating. */
 export const PAGE_SIZE_MIN = 10;
 export const PAGE_SIZE_MAX = 500;
-export const PAGE_SIZE_DEFAULT = 500;
+const PAGE_SIZE_DEFAULT = 500;
+
+/** `page` and `page_size` of api-spec.md; either one turns pagination on. */
+export const paginationQuery = {
+  page: qInt({
+    ge: 1,
+    optional: true,
+    description: '1-based page number; defaults to 1 once pagination is on.',
+  }),
+  page_size: qInt({
+    ge: PAGE_SIZE_MIN,
+    le: PAGE_SIZE_MAX,
+    optional: true,
+    description: `Page size, ${PAGE_SIZE_MIN} to ${PAGE_SIZE_MAX}; defaults to ${PAGE_SIZE_DEFAULT} once pagination is on.`,
+  }),
+};
 
 /** One page of a list; `undefined` means the caller asked for no pagination. */
 export interface PageRequest {

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DECIMAL_PATTERN, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
-import { protectedResponses } from '../../http/schemas.ts';
+import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
+import { isoDate, protectedResponses } from '../../http/schemas.ts';
 import { LIABILITY_KINDS } from '../../store/schema.ts';
-import { isoDate } from '../transactions/schemas.ts';
 
 export const Liability = z
   .object({
@@ -18,9 +17,7 @@ export const Liability = z
       description:
         'Liability kind; null when the pipeline reported no liability details for the account.',
     }),
-    apr: z
-      .string()
-      .regex(new RegExp(DECIMAL_PATTERN))
+    apr: decimalString()
       .nullable()
       .meta({
         description:

@@ -1,10 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pageLinks, pageRequest, paginationFields } from '../../http/pagination.ts';
+import {
+  pageLinks,
+  pageRequest,
+  paginationFields,
+  paginationQuery,
+} from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { queryObject } from '../../http/validation/index.ts';
 import { LINK_STATUSES, LINK_TYPES } from '../../store/schema.ts';
-import { paginationQuery } from '../transactions/query.ts';
 
 const timestamp = (description: string) =>
   z.string().meta({

@@ -4,13 +4,9 @@ import type { z } from 'zod';
 import { formatMoney } from '../../http/money.ts';
 import { pageLinks, pageRequest } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { userAccounts } from '../accounts.ts';
 import { TransactionListQuery } from './query.ts';
-import {
-  type Account,
-  type DailyTotal,
-  type Transaction,
-  TransactionListResponse,
-} from './schemas.ts';
+import { type DailyTotal, type Transaction, TransactionListResponse } from './schemas.ts';
 
 /** $1 user, $2 transacted_at_from, $3 transacted_at_to (either may be null). */
 const MATCHING = `
@@ -49,10 +45,6 @@ const DAILY_TOTALS_SQL = `
 
 const COUNT_SQL = `SELECT count(*) AS count FROM transactions t WHERE ${MATCHING}`;
 
-export const ACCOUNTS_SQL = `
-  SELECT id, link_id, name, mask, type, subtype, currency
-  FROM accounts WHERE user_id = $1 ORDER BY id`;
-
 type TransactionRow = Omit<z.infer<typeof Transaction>, 'amount'> & { amount: string };
 type DailyTotalRow = { date: string; debits: string; credits: string; count: string };
 
@@ -83,7 +75,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
       const [rows, dailyRows, accounts, countRows] = await Promise.all([
         app.store.query<TransactionRow>(PAGE_SQL, window),
         app.store.query<DailyTotalRow>(DAILY_TOTALS_SQL, window),
-        app.store.query<z.infer<typeof Account>>(ACCOUNTS_SQL, [request.userId]),
+        userAccounts(app.store, request.userId),
         page ? app.store.query<{ count: string }>(COUNT_SQL, filters) : undefined,
       ]);
       const count = countRows ? Number(countRows[0]?.count ?? 0) : rows.length;
