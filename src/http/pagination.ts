@@ -67,6 +67,37 @@ export function pageLinks(
   };
 }
 
+/** What a list query is given: LIMIT (null: every row) and OFFSET. */
+export interface PageWindow {
+  limit: number | null;
+  offset: number;
+}
+
+export interface Paginated<T> extends PageLinks {
+  count: number;
+  rows: T[];
+}
+
+/**
+ * A list endpoint's pagination: the rows of the page the query asks for (every row when it asks
+ * for none), fetched together with the total count when paginating (without pagination the count
+ * is the number of rows and `fetchCount` is not called), and the links.
+ */
+export async function paginated<T>(
+  requestUrl: string,
+  query: { page?: number | undefined; page_size?: number | undefined },
+  fetchRows: (window: PageWindow) => Promise<T[]>,
+  fetchCount: () => Promise<number>,
+): Promise<Paginated<T>> {
+  const page = pageRequest(query);
+  const [rows, total] = await Promise.all([
+    fetchRows({ limit: page?.pageSize ?? null, offset: page?.offset ?? 0 }),
+    page ? fetchCount() : undefined,
+  ]);
+  const count = total ?? rows.length;
+  return { count, ...pageLinks(requestUrl, page, count), rows };
+}
+
 /** The page number exactly as validated: past 2^53 the number is rounded, the query is not. */
 function exactPage(requestUrl: string, page: number): bigint {
   if (Number.isSafeInteger(page)) return BigInt(page);
