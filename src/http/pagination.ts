@@ -4,8 +4,8 @@ import { qInt } from './validation/index.ts';
 import { parseInteger } from './validation/pydantic.ts';
 
 /** api-spec.md "Limits": page_size bounds and default once paginating. */
-export const PAGE_SIZE_MIN = 10;
-export const PAGE_SIZE_MAX = 500;
+const PAGE_SIZE_MIN = 10;
+const PAGE_SIZE_MAX = 500;
 const PAGE_SIZE_DEFAULT = 500;
 
 /** `page` and `page_size` of api-spec.md; either one turns pagination on. */
