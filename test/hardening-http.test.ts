@@ -291,6 +291,21 @@ describe('request bounds answer in the detail shape', () => {
       expect(raw.startsWith('HTTP/1.1 400')).toBe(true);
       expect(bodyOf(raw)).toEqual({ detail: 'Bad Request' });
     });
+
+    it('answers before routing carry an x-request-id too (400, 408, 431)', async () => {
+      const answers = await Promise.all([
+        rawExchange(port, ['\x16\x03\x01 not http at all\r\n\r\n']),
+        rawExchange(port, ['GET /healthz HTTP/1.1\r\n', 'Host: x\r\n'], 100),
+        rawExchange(port, [
+          `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4000)}\r\n\r\n`,
+        ]),
+      ]);
+      const ids = answers.map((raw) => /\r\nx-request-id: ([^\r]+)\r\n/i.exec(raw)?.[1]);
+      expect(answers.map((raw) => raw.slice(9, 12))).toEqual(['400', '408', '431']);
+      for (const id of ids)
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(new Set(ids).size).toBe(3);
+    });
   });
 });
 

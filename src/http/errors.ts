@@ -1,19 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError } from '../store/store.ts';
+import { sendDetail } from './detail.ts';
 import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 import { isRequestValidationError } from './validation/index.ts';
 
-/** FastAPI's error body: `{"detail": ...}` with the status phrase for plain HTTP errors. */
-export function sendDetail(
-  reply: FastifyReply,
-  statusCode: number,
-  detail?: unknown,
-): FastifyReply {
-  return reply.code(statusCode).send({ detail: detail ?? STATUS_CODES[statusCode] ?? 'Error' });
-}
+/** Kept for the modules that still import it from here; its home is detail.ts. */
+export { sendDetail } from './detail.ts';
 
 /** Errors that Fastify raises before routing (bad URL, over-long parameter) answer in our shape too. */
 export function frameworkErrorHandler(
@@ -36,7 +32,8 @@ export function frameworkErrorHandler(
 /**
  * Errors Node's HTTP parser raises before there is a request (slow or malformed request,
  * headers over the size limit) answer in the `{"detail": ...}` shape too, then the socket
- * closes: 408 Request Timeout, 431 Request Header Fields Too Large, 400 Bad Request.
+ * closes: 408 Request Timeout, 431 Request Header Fields Too Large, 400 Bad Request. There is
+ * no parsed request whose x-request-id could be echoed: each answer carries a new one.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -52,6 +49,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
+    'x-request-id': randomUUID(),
     ...SECURITY_HEADERS,
   };
   if (socket.writable) {
@@ -107,7 +105,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isRequestValidationError(error)) return reply.code(422).send({ detail: error.detail });
+    if (isRequestValidationError(error)) return sendDetail(reply, 422, error.detail);
     if (error instanceof StoreUnavailableError) {
       request.log.warn({ err: error }, 'store unavailable');
       return sendDetail(reply, 503);

@@ -1,6 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { sendDetail } from './detail.ts';
 
 export interface LoadSheddingOptions {
   /** Mean event-loop delay (ms) over a sample; 0 turns the check off. */
@@ -31,10 +32,7 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(async (app: FastifyIns
     pressureHandler: (request, reply, type, value) => {
       if (request.routeOptions.url === '/healthz') return undefined;
       request.log.warn({ type, value }, 'load shed');
-      reply
-        .code(503)
-        .header('retry-after', String(options.retryAfterSeconds))
-        .send({ detail: 'Service Unavailable' });
+      sendDetail(reply.header('retry-after', String(options.retryAfterSeconds)), 503);
       return undefined;
     },
   });

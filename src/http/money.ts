@@ -22,10 +22,17 @@ export function formatRate(value: Decimal.Value): string {
 /** The decimal pattern of api-spec.md (pydantic v2's JSON schema for `Decimal`). */
 export const DECIMAL_PATTERN = '^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$';
 
+/**
+ * A decimal string in a response (money, rate, percentage), matching DECIMAL_PATTERN. Without a
+ * description it carries no metadata, for a wrapper (`.nullable()`) to describe.
+ */
+export function decimalString(description?: string, examples?: readonly string[]) {
+  const schema = z.string().regex(new RegExp(DECIMAL_PATTERN));
+  if (description === undefined) return schema;
+  return schema.meta(examples ? { description, examples: [...examples] } : { description });
+}
+
 /** A money amount in a response: a decimal string with exactly two decimals. */
 export function moneySchema(description: string) {
-  return z
-    .string()
-    .regex(new RegExp(DECIMAL_PATTERN))
-    .meta({ description: `${description} Decimal string, two decimals.`, examples: ['1234.50'] });
+  return decimalString(`${description} Decimal string, two decimals.`, ['1234.50']);
 }

@@ -1,10 +1,27 @@
 import { z } from 'zod';
+import { rawQueryValues } from './python-query.ts';
+import { qInt } from './validation/index.ts';
 import { parseInteger } from './validation/pydantic.ts';
 
 /** api-spec.md "Limits": page_size bounds and default once paginating. */
-export const PAGE_SIZE_MIN = 10;
-export const PAGE_SIZE_MAX = 500;
-export const PAGE_SIZE_DEFAULT = 500;
+const PAGE_SIZE_MIN = 10;
+const PAGE_SIZE_MAX = 500;
+const PAGE_SIZE_DEFAULT = 500;
+
+/** `page` and `page_size` of api-spec.md; either one turns pagination on. */
+export const paginationQuery = {
+  page: qInt({
+    ge: 1,
+    optional: true,
+    description: '1-based page number; defaults to 1 once pagination is on.',
+  }),
+  page_size: qInt({
+    ge: PAGE_SIZE_MIN,
+    le: PAGE_SIZE_MAX,
+    optional: true,
+    description: `Page size, ${PAGE_SIZE_MIN} to ${PAGE_SIZE_MAX}; defaults to ${PAGE_SIZE_DEFAULT} once pagination is on.`,
+  }),
+};
 
 /** One page of a list; `undefined` means the caller asked for no pagination. */
 export interface PageRequest {
@@ -50,23 +67,50 @@ export function pageLinks(
   };
 }
 
+/** What a list query is given: LIMIT (null: every row) and OFFSET. */
+export interface PageWindow {
+  limit: number | null;
+  offset: number;
+}
+
+export interface Paginated<T> extends PageLinks {
+  count: number;
+  rows: T[];
+}
+
+/**
+ * A list endpoint's pagination: the rows of the page the query asks for (every row when it asks
+ * for none), fetched together with the total count when paginating (without pagination the count
+ * is the number of rows and `fetchCount` is not called), and the links.
+ */
+export async function paginated<T>(
+  requestUrl: string,
+  query: { page?: number | undefined; page_size?: number | undefined },
+  fetchRows: (window: PageWindow) => Promise<T[]>,
+  fetchCount: () => Promise<number>,
+): Promise<Paginated<T>> {
+  const page = pageRequest(query);
+  const [rows, total] = await Promise.all([
+    fetchRows({ limit: page?.pageSize ?? null, offset: page?.offset ?? 0 }),
+    page ? fetchCount() : undefined,
+  ]);
+  const count = total ?? rows.length;
+  return { count, ...pageLinks(requestUrl, page, count), rows };
+}
+
 /** The page number exactly as validated: past 2^53 the number is rounded, the query is not. */
 function exactPage(requestUrl: string, page: number): bigint {
   if (Number.isSafeInteger(page)) return BigInt(page);
-  const raw = searchParamsOf(requestUrl).getAll('page').at(-1);
+  const raw = rawQueryValues(requestUrl, 'page')?.at(-1);
   const parsed = raw === undefined ? undefined : parseInteger(raw);
   return parsed?.ok ? parsed.value : BigInt(page);
-}
-
-function searchParamsOf(requestUrl: string): URLSearchParams {
-  const at = requestUrl.indexOf('?');
-  return new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
 }
 
 function urlForPage(requestUrl: string, page: bigint): string {
   const at = requestUrl.indexOf('?');
   const path = at < 0 ? requestUrl : requestUrl.slice(0, at);
-  const query = searchParamsOf(requestUrl);
+  // Re-encoding every other parameter is URLSearchParams' job here (reading one is not).
+  const query = new URLSearchParams(at < 0 ? '' : requestUrl.slice(at + 1));
   // `set` replaces the first `page` in place and drops repeats (the last value was the one used).
   query.set('page', String(page));
   return `${path}?${query.toString()}`;

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** A date in a response: ISO 8601, `YYYY-MM-DD`. */
+export const isoDate = (description: string) =>
+  z.iso.date().meta({ description: `${description} ISO 8601 date (YYYY-MM-DD).` });
+
 /** FastAPI's error body for every non-422 error. */
 export const ErrorDetail = z
   .object({ detail: z.string() })

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { sendDetail } from './detail.ts';
 
 export interface SecurityOptions {
   /** Requests with a longer URL (path and query) answer 414. */
@@ -36,7 +37,7 @@ export const securityPlugin = fp<SecurityOptions>(async (app: FastifyInstance, o
     applySecurityHeaders(reply);
     if (hsts && request.protocol === 'https') reply.header('strict-transport-security', hsts);
     if (request.url.length > options.maxUrlLength) {
-      return reply.code(414).send({ detail: 'URI Too Long' });
+      return sendDetail(reply, 414);
     }
   });
   app.addHook('onSend', async (_request, reply, payload) => {

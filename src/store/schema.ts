@@ -28,6 +28,10 @@ export type Category = (typeof CATEGORIES)[number];
 
 export const DIRECTIONS = ['DEBIT', 'CREDIT'] as const;
 export const ACCOUNT_TYPES = ['depository', 'credit', 'loan', 'investment', 'other'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+/** Account types whose balance is owed, not owned (`current` is the amount owed). */
+export const LIABILITY_ACCOUNT_TYPES = ['credit', 'loan'] as const satisfies readonly AccountType[];
+export type LiabilityAccountType = (typeof LIABILITY_ACCOUNT_TYPES)[number];
 export const LINK_TYPES = ['institution', 'payroll'] as const;
 export const LINK_STATUSES = ['active', 'error', 'disconnected'] as const;
 export const LIABILITY_KINDS = [

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
-import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { qEnum, queryObject } from '../../http/validation/index.ts';
+import { Account, userAccounts } from '../accounts.ts';
 import { effectiveWindow, TIME_PERIODS } from '../spending/window.ts';
-import { ACCOUNTS_SQL } from '../transactions/plugin.ts';
-import { Account, isoDate } from '../transactions/schemas.ts';
 import { netWorthOf } from './net-worth.ts';
 import { boundedCalendarPeriods } from './window.ts';
 import { assertWindowOrdered, rawStartDate, windowQuery } from './window-query.ts';
@@ -108,7 +107,7 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
       const periods = boundedCalendarPeriods(window, time_period, rawStartDate(request));
       const [rows, accounts] = await Promise.all([
         app.store.query<HistoryRow>(HISTORY_SQL, [request.userId, periods.map((p) => p.end)]),
-        app.store.query<z.infer<typeof Account>>(ACCOUNTS_SQL, [request.userId]),
+        userAccounts(app.store, request.userId),
       ]);
       const rowsByEnd = new Map<string, HistoryRow[]>();
       for (const row of rows) {

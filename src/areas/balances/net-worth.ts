@@ -1,9 +1,10 @@
 import { Decimal } from 'decimal.js';
+import { LIABILITY_ACCOUNT_TYPES } from '../../store/schema.ts';
 
 /** Account types whose balance is owed, not owned (data-contract.md: `current` is the amount owed). */
-const LIABILITY_TYPES: ReadonlySet<string> = new Set(['credit', 'loan']);
+const LIABILITY_TYPES: ReadonlySet<string> = new Set(LIABILITY_ACCOUNT_TYPES);
 
-export function isLiabilityType(type: string): boolean {
+function isLiabilityType(type: string): boolean {
   return LIABILITY_TYPES.has(type);
 }
 

@@ -1,21 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { formatMoney, formatMoneyOrNull } from '../../http/money.ts';
 import { protectedResponses } from '../../http/schemas.ts';
+import type { AccountType } from '../../store/schema.ts';
+import { latestBalancesSql } from '../accounts.ts';
 import { balanceHistoryPlugin } from './history.ts';
 import { netWorthOf } from './net-worth.ts';
 import { BalancesResponse } from './schemas.ts';
 
-/** Each account of the user with its latest snapshot (ties on as_of cannot occur: one row a day). */
+/** Each account of the user ($1) with its latest snapshot. */
 const LATEST_BALANCES_SQL = `
   SELECT a.id AS account_id, a.link_id, a.name, a.mask, a.type, a.subtype, a.currency,
          b.current, b.available, b.credit_limit, b.as_of
   FROM accounts a
-  LEFT JOIN (
-    SELECT account_id, current, available, credit_limit, as_of
-    FROM balances
-    WHERE account_id IN (SELECT id FROM accounts WHERE user_id = $1)
-    QUALIFY row_number() OVER (PARTITION BY account_id ORDER BY as_of DESC) = 1
-  ) b ON b.account_id = a.id
+  LEFT JOIN ${latestBalancesSql(['current', 'available', 'credit_limit', 'as_of'])} b
+    ON b.account_id = a.id
   WHERE a.user_id = $1
   ORDER BY a.id`;
 
@@ -24,7 +22,7 @@ type LatestBalanceRow = {
   link_id: string;
   name: string;
   mask: string | null;
-  type: 'depository' | 'credit' | 'loan' | 'investment' | 'other';
+  type: AccountType;
   subtype: string | null;
   currency: string;
   current: string | null;

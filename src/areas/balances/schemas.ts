@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { moneySchema } from '../../http/money.ts';
+import { isoDate } from '../../http/schemas.ts';
 import { ACCOUNT_TYPES } from '../../store/schema.ts';
-import { isoDate } from '../transactions/schemas.ts';
 
 export const AccountBalance = z
   .object({

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { rawQueryValues } from '../../http/python-query.ts';
 import { qDate, RequestValidationError, valueError } from '../../http/validation/index.ts';
 import type { Window } from '../spending/window.ts';
 
@@ -28,7 +29,5 @@ export function assertWindowOrdered(request: FastifyRequest, window: Window): vo
  * absent (pydantic's `input` of a missing value).
  */
 export function rawStartDate(request: FastifyRequest): string | null {
-  const at = request.url.indexOf('?');
-  if (at < 0) return null;
-  return new URLSearchParams(request.url.slice(at + 1)).getAll('start_date').at(-1) ?? null;
+  return rawQueryValues(request.url, 'start_date')?.at(-1) ?? null;
 }

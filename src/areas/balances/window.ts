@@ -12,9 +12,9 @@ import {
  * At most this many periods in one response (ten years of days): a daily history since the
  * year 1000 would otherwise be a 160 MB answer. Above it the request is a 422.
  */
-export const MAX_PERIODS = 3660;
+const MAX_PERIODS = 3660;
 
-/** Every calendar period meeting the window, clipped to it, ascending (none is skipped). */
+/** calendarPeriods one period at a time, so that a caller can stop early. */
 function* periodsOf(window: Window, period: TimePeriod): Generator<Period> {
   let key = periodKey(window.start, period);
   while (key <= window.end) {

@@ -1,15 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DECIMAL_PATTERN, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
-import { protectedResponses } from '../../http/schemas.ts';
-import { LIABILITY_KINDS } from '../../store/schema.ts';
-import { isoDate } from '../transactions/schemas.ts';
+import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
+import { isoDate, protectedResponses } from '../../http/schemas.ts';
+import {
+  LIABILITY_ACCOUNT_TYPES,
+  LIABILITY_KINDS,
+  type LiabilityAccountType,
+} from '../../store/schema.ts';
+import { accountTypesSql, latestBalancesSql } from '../accounts.ts';
 
 export const Liability = z
   .object({
     account_id: z.string().meta({ description: 'The credit or loan account.' }),
     account_name: z.string().meta({ description: 'Account name.' }),
-    account_type: z.enum(['credit', 'loan']).meta({ description: 'Account type.' }),
+    account_type: z.enum(LIABILITY_ACCOUNT_TYPES).meta({ description: 'Account type.' }),
     account_subtype: z
       .string()
       .nullable()
@@ -18,9 +22,7 @@ export const Liability = z
       description:
         'Liability kind; null when the pipeline reported no liability details for the account.',
     }),
-    apr: z
-      .string()
-      .regex(new RegExp(DECIMAL_PATTERN))
+    apr: decimalString()
       .nullable()
       .meta({
         description:
@@ -54,16 +56,13 @@ const LIABILITIES_SQL = `
          b.current AS current_balance, b.as_of
   FROM accounts a
   LEFT JOIN liabilities l ON l.account_id = a.id
-  LEFT JOIN (
-    SELECT account_id, current, as_of FROM balances
-    WHERE account_id IN (SELECT id FROM accounts WHERE user_id = $1 AND type IN ('credit', 'loan'))
-    QUALIFY row_number() OVER (PARTITION BY account_id ORDER BY as_of DESC) = 1
-  ) b ON b.account_id = a.id
-  WHERE a.user_id = $1 AND a.type IN ('credit', 'loan')
+  LEFT JOIN ${latestBalancesSql(['current', 'as_of'], LIABILITY_ACCOUNT_TYPES)} b
+    ON b.account_id = a.id
+  WHERE a.user_id = $1 AND a.type IN (${accountTypesSql(LIABILITY_ACCOUNT_TYPES)})
   ORDER BY a.id`;
 
 type LiabilityRow = Omit<z.infer<typeof Liability>, 'account_type'> & {
-  account_type: 'credit' | 'loan';
+  account_type: LiabilityAccountType;
 };
 
 export const liabilitiesPlugin: FastifyPluginAsyncZod = async (app) => {

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pageLinks, pageRequest, paginationFields } from '../../http/pagination.ts';
+import { paginated, paginationFields, paginationQuery } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { queryObject } from '../../http/validation/index.ts';
 import { LINK_STATUSES, LINK_TYPES } from '../../store/schema.ts';
-import { paginationQuery } from '../transactions/query.ts';
 
 const timestamp = (description: string) =>
   z.string().meta({
@@ -70,19 +69,17 @@ export const linksPlugin: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const page = pageRequest(request.query);
-      const [rows, countRows] = await Promise.all([
-        app.store.query<LinkRow>(LINKS_SQL, [
-          request.userId,
-          page?.pageSize ?? null,
-          page?.offset ?? 0,
-        ]),
-        page ? app.store.query<{ count: string }>(COUNT_SQL, [request.userId]) : undefined,
-      ]);
-      const count = countRows ? Number(countRows[0]?.count ?? 0) : rows.length;
+      const { rows, ...list } = await paginated(
+        request.url,
+        request.query,
+        ({ limit, offset }) => app.store.query<LinkRow>(LINKS_SQL, [request.userId, limit, offset]),
+        async () => {
+          const [row] = await app.store.query<{ count: string }>(COUNT_SQL, [request.userId]);
+          return Number(row?.count ?? 0);
+        },
+      );
       return {
-        count,
-        ...pageLinks(request.url, page, count),
+        ...list,
         links: rows.map((row) => ({
           ...row,
           created_at: isoTimestamp(row.created_at),

@@ -1,6 +1,6 @@
 /** The spending query and the response components, under the names api-spec.md gives them. */
 import { z } from 'zod';
-import { DECIMAL_PATTERN } from '../../http/money.ts';
+import { decimalString as decimal } from '../../http/money.ts';
 import {
   qBool,
   qDate,
@@ -13,8 +13,6 @@ import {
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from './queries.ts';
 import { TIME_PERIODS } from './window.ts';
 
-const decimal = (description: string) =>
-  z.string().regex(new RegExp(DECIMAL_PATTERN)).meta({ description });
 const isoDate = (description: string) =>
   z
     .string()

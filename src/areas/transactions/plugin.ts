@@ -2,15 +2,11 @@ import { Decimal } from 'decimal.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { formatMoney } from '../../http/money.ts';
-import { pageLinks, pageRequest } from '../../http/pagination.ts';
+import { paginated } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { userAccounts } from '../accounts.ts';
 import { TransactionListQuery } from './query.ts';
-import {
-  type Account,
-  type DailyTotal,
-  type Transaction,
-  TransactionListResponse,
-} from './schemas.ts';
+import { type DailyTotal, type Transaction, TransactionListResponse } from './schemas.ts';
 
 /** $1 user, $2 transacted_at_from, $3 transacted_at_to (either may be null). */
 const MATCHING = `
@@ -30,28 +26,22 @@ const PAGE_SQL = `
   ORDER BY t.transacted_at DESC, t.id DESC
   LIMIT $4 OFFSET $5`;
 
-/** Totals of the days on the page, over every matching transaction of those days. */
+/**
+ * Totals of the days from $4 to $5 (the page's oldest and newest), over every matching transaction
+ * of those days. The page is a run of the matching transactions in date order, so every day in
+ * between that has one is on the page: these are exactly the page's days, each counted whole.
+ */
 const DAILY_TOTALS_SQL = `
-  WITH page_days AS (
-    SELECT DISTINCT transacted_at FROM (
-      SELECT t.transacted_at FROM transactions t
-      WHERE ${MATCHING}
-      ORDER BY t.transacted_at DESC, t.id DESC
-      LIMIT $4 OFFSET $5))
   SELECT t.transacted_at AS date,
          coalesce(sum(t.amount) FILTER (WHERE t.direction = 'DEBIT'), 0) AS debits,
          coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
          count(*) AS count
   FROM transactions t
-  WHERE ${MATCHING} AND t.transacted_at IN (SELECT transacted_at FROM page_days)
+  WHERE ${MATCHING} AND t.transacted_at BETWEEN $4::DATE AND $5::DATE
   GROUP BY t.transacted_at
   ORDER BY t.transacted_at DESC`;
 
 const COUNT_SQL = `SELECT count(*) AS count FROM transactions t WHERE ${MATCHING}`;
-
-export const ACCOUNTS_SQL = `
-  SELECT id, link_id, name, mask, type, subtype, currency
-  FROM accounts WHERE user_id = $1 ORDER BY id`;
 
 type TransactionRow = Omit<z.infer<typeof Transaction>, 'amount'> & { amount: string };
 type DailyTotalRow = { date: string; debits: string; credits: string; count: string };
@@ -73,23 +63,37 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const query = request.query;
-      const page = pageRequest(query);
       const filters = [
         request.userId,
         query.transacted_at_from ?? null,
         query.transacted_at_to ?? null,
       ];
-      const window = [...filters, page?.pageSize ?? null, page?.offset ?? 0];
-      const [rows, dailyRows, accounts, countRows] = await Promise.all([
-        app.store.query<TransactionRow>(PAGE_SQL, window),
-        app.store.query<DailyTotalRow>(DAILY_TOTALS_SQL, window),
-        app.store.query<z.infer<typeof Account>>(ACCOUNTS_SQL, [request.userId]),
-        page ? app.store.query<{ count: string }>(COUNT_SQL, filters) : undefined,
+      const [{ rows, ...list }, accounts] = await Promise.all([
+        paginated(
+          request.url,
+          query,
+          ({ limit, offset }) =>
+            app.store.query<TransactionRow>(PAGE_SQL, [...filters, limit, offset]),
+          async () => {
+            const [row] = await app.store.query<{ count: string }>(COUNT_SQL, filters);
+            return Number(row?.count ?? 0);
+          },
+        ),
+        userAccounts(app.store, request.userId),
       ]);
-      const count = countRows ? Number(countRows[0]?.count ?? 0) : rows.length;
+      // The page's days run from its last row to its first (newest first); none when empty.
+      const newest = rows[0];
+      const oldest = rows.at(-1);
+      const dailyRows =
+        newest && oldest
+          ? await app.store.query<DailyTotalRow>(DAILY_TOTALS_SQL, [
+              ...filters,
+              oldest.transacted_at,
+              newest.transacted_at,
+            ])
+          : [];
       return {
-        count,
-        ...pageLinks(request.url, page, count),
+        ...list,
         transactions: rows.map((row) => ({ ...row, amount: formatMoney(row.amount) })),
         accounts,
         daily_totals: dailyRows.map(dailyTotal),

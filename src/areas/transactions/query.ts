@@ -1,20 +1,5 @@
-import { PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../http/pagination.ts';
-import { qDate, qInt, queryObject } from '../../http/validation/index.ts';
-
-/** `page` and `page_size` of api-spec.md; either one turns pagination on. */
-export const paginationQuery = {
-  page: qInt({
-    ge: 1,
-    optional: true,
-    description: '1-based page number; defaults to 1 once pagination is on.',
-  }),
-  page_size: qInt({
-    ge: PAGE_SIZE_MIN,
-    le: PAGE_SIZE_MAX,
-    optional: true,
-    description: `Page size, ${PAGE_SIZE_MIN} to ${PAGE_SIZE_MAX}; defaults to ${PAGE_SIZE_MAX} once pagination is on.`,
-  }),
-};
+import { paginationQuery } from '../../http/pagination.ts';
+import { qDate, queryObject } from '../../http/validation/index.ts';
 
 export const TransactionListQuery = queryObject({
   transacted_at_from: qDate({

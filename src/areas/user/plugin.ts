@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendDetail } from '../../http/detail.ts';
 import { notFoundResponse, protectedResponses } from '../../http/schemas.ts';
 
 export const UserProfile = z
@@ -28,7 +29,7 @@ export const userPlugin: FastifyPluginAsyncZod = async (app) => {
         [request.userId],
       );
       // A token whose user row vanished is rejected by the auth join; this guards a race only.
-      if (!user) return reply.code(404).send({ detail: 'Not Found' });
+      if (!user) return sendDetail(reply, 404);
       return user;
     },
   );
