@@ -373,89 +373,6 @@ export interface components {
             status: "ready";
             store_generation: string;
         };
-        /** @description One transaction of the user. */
-        Transaction: {
-            /** @description Transaction id (at most 32 characters); the id spending responses refer to. */
-            id: string;
-            /** @description The institution’s own id for the transaction. */
-            external_id: string | null;
-            /** @description The account the transaction belongs to. */
-            account_id: string;
-            /**
-             * Format: date
-             * @description Transaction date. ISO 8601 date (YYYY-MM-DD).
-             */
-            transacted_at: string;
-            /**
-             * @description Amount, always positive; `direction` tells debit from credit. Decimal string, two decimals.
-             * @example 1234.50
-             */
-            amount: string;
-            /**
-             * @description DEBIT (money out) or CREDIT (money in).
-             * @enum {string}
-             */
-            direction: "DEBIT" | "CREDIT";
-            /** @description Statement description. */
-            description: string;
-            /** @description Merchant, when known. */
-            merchant_name: string | null;
-            /**
-             * @description Category from the taxonomy.
-             * @enum {string}
-             */
-            category: "Income" | "Transfer In" | "Transfer Out" | "Loan Payments" | "Bank Fees" | "Entertainment" | "Food and Drink" | "General Merchandise" | "Home Improvement" | "Medical" | "Personal Care" | "General Services" | "Government and Non-Profit" | "Transportation" | "Travel" | "Rent and Utilities" | "Other";
-            /** @description Free-text subcategory. */
-            subcategory: string | null;
-            /** @description Card network merchant category code. */
-            merchant_category_code: string | null;
-            /** @description Hidden by the user; excluded from spending. */
-            is_hidden: boolean;
-            /** @description A transfer between the user’s own accounts (card payments included); excluded from spending. */
-            is_internal_transfer: boolean;
-            /** @description The account is an investment account; its activity is excluded from spending. */
-            is_investment_account: boolean;
-        };
-        /** @description Totals of one day present on the returned page, over all matching transactions of that day (not only those on the page), so a day split across pages reports the same figures on each. */
-        DailyTotal: {
-            /**
-             * Format: date
-             * @description The day. ISO 8601 date (YYYY-MM-DD).
-             */
-            date: string;
-            /**
-             * @description Sum of the DEBIT amounts of every matching transaction of the day. Decimal string, two decimals.
-             * @example 1234.50
-             */
-            debits: string;
-            /**
-             * @description Sum of the CREDIT amounts of every matching transaction of the day. Decimal string, two decimals.
-             * @example 1234.50
-             */
-            credits: string;
-            /**
-             * @description credits minus debits; negative when more went out than came in. Decimal string, two decimals.
-             * @example 1234.50
-             */
-            net: string;
-            /** @description Number of matching transactions of the day. */
-            count: number;
-        };
-        /** @description A page (or all) of the user’s transactions. */
-        TransactionListResponse: {
-            /** @description Total results across all pages. */
-            count: number;
-            /** @description Relative URL (path and query) of the next page, carrying every query parameter sent; null on the last page or without pagination. */
-            next: string | null;
-            /** @description Relative URL (path and query) of the previous page, carrying every query parameter sent; null on the first page or without pagination. */
-            previous: string | null;
-            /** @description Matching transactions, newest first (transacted_at descending, then id descending). */
-            transactions: components["schemas"]["Transaction"][];
-            /** @description All of the user’s accounts, by id. */
-            accounts: components["schemas"]["Account"][];
-            /** @description One entry per day present in `transactions`, newest first. */
-            daily_totals: components["schemas"]["DailyTotal"][];
-        };
         /** @description Income from one employer of a payroll link, over the window. */
         PayrollIncome: {
             /** @description The payroll link. */
@@ -777,6 +694,89 @@ export interface components {
             total_income?: string | null;
             total_expenses?: string | null;
             savings_rate?: string | null;
+        };
+        /** @description One transaction of the user. */
+        Transaction: {
+            /** @description Transaction id (at most 32 characters); the id spending responses refer to. */
+            id: string;
+            /** @description The institution’s own id for the transaction. */
+            external_id: string | null;
+            /** @description The account the transaction belongs to. */
+            account_id: string;
+            /**
+             * Format: date
+             * @description Transaction date. ISO 8601 date (YYYY-MM-DD).
+             */
+            transacted_at: string;
+            /**
+             * @description Amount, always positive; `direction` tells debit from credit. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            amount: string;
+            /**
+             * @description DEBIT (money out) or CREDIT (money in).
+             * @enum {string}
+             */
+            direction: "DEBIT" | "CREDIT";
+            /** @description Statement description. */
+            description: string;
+            /** @description Merchant, when known. */
+            merchant_name: string | null;
+            /**
+             * @description Category from the taxonomy.
+             * @enum {string}
+             */
+            category: "Income" | "Transfer In" | "Transfer Out" | "Loan Payments" | "Bank Fees" | "Entertainment" | "Food and Drink" | "General Merchandise" | "Home Improvement" | "Medical" | "Personal Care" | "General Services" | "Government and Non-Profit" | "Transportation" | "Travel" | "Rent and Utilities" | "Other";
+            /** @description Free-text subcategory. */
+            subcategory: string | null;
+            /** @description Card network merchant category code. */
+            merchant_category_code: string | null;
+            /** @description Hidden by the user; excluded from spending. */
+            is_hidden: boolean;
+            /** @description A transfer between the user’s own accounts (card payments included); excluded from spending. */
+            is_internal_transfer: boolean;
+            /** @description The account is an investment account; its activity is excluded from spending. */
+            is_investment_account: boolean;
+        };
+        /** @description Totals of one day present on the returned page, over all matching transactions of that day (not only those on the page), so a day split across pages reports the same figures on each. */
+        DailyTotal: {
+            /**
+             * Format: date
+             * @description The day. ISO 8601 date (YYYY-MM-DD).
+             */
+            date: string;
+            /**
+             * @description Sum of the DEBIT amounts of every matching transaction of the day. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            debits: string;
+            /**
+             * @description Sum of the CREDIT amounts of every matching transaction of the day. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            credits: string;
+            /**
+             * @description credits minus debits; negative when more went out than came in. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            net: string;
+            /** @description Number of matching transactions of the day. */
+            count: number;
+        };
+        /** @description A page (or all) of the user’s transactions. */
+        TransactionListResponse: {
+            /** @description Total results across all pages. */
+            count: number;
+            /** @description Relative URL (path and query) of the next page, carrying every query parameter sent; null on the last page or without pagination. */
+            next: string | null;
+            /** @description Relative URL (path and query) of the previous page, carrying every query parameter sent; null on the first page or without pagination. */
+            previous: string | null;
+            /** @description Matching transactions, newest first (transacted_at descending, then id descending). */
+            transactions: components["schemas"]["Transaction"][];
+            /** @description All of the user’s accounts, by id. */
+            accounts: components["schemas"]["Account"][];
+            /** @description One entry per day present in `transactions`, newest first. */
+            daily_totals: components["schemas"]["DailyTotal"][];
         };
         /** @description The token owner's profile */
         UserProfile: {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendDetail } from '../http/errors.ts';
+import { sendDetail } from '../http/detail.ts';
 import { pyStrip } from '../http/validation/pydantic.ts';
 import { hashToken, isWellFormedToken } from './token.ts';
 

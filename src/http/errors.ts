@@ -9,7 +9,6 @@ import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 import { isRequestValidationError } from './validation/index.ts';
 
 /** Kept for the modules that still import it from here; its home is detail.ts. */
-export { sendDetail } from './detail.ts';
 
 /** Errors that Fastify raises before routing (bad URL, over-long parameter) answer in our shape too. */
 export function frameworkErrorHandler(

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { authorizationSchemeParam } from '../auth/plugin.ts';
 import { hashToken } from '../auth/token.ts';
-import { sendDetail } from './errors.ts';
+import { sendDetail } from './detail.ts';
 
 export interface RateLimitOptions {
   /** Requests per key per window; 0 turns rate limiting off. */

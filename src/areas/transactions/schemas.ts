@@ -6,7 +6,6 @@ import { CATEGORIES, DIRECTIONS } from '../../store/schema.ts';
 import { Account } from '../accounts.ts';
 
 /** Still imported from here by src/areas/income/plugin.ts; its home is http/schemas.ts. */
-export { isoDate } from '../../http/schemas.ts';
 
 export const Transaction = z
   .object({
