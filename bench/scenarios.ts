@@ -1,0 +1,157 @@
+/**
+ * What the bench asks for. A scenario draws each request at random (user, and for mixes the
+ * variant), so the server sees many different users, as it would in production, rather than
+ * one answer over and over. The same draw feeds the HTTP load and the in-process engine
+ * ceiling, so both measure the same mix.
+ */
+import { addDays, oneYearBefore } from '../src/areas/spending/window.ts';
+import type { BenchUser } from './stores.ts';
+
+export interface DrawnRequest {
+  path: string;
+  token: string | null;
+}
+
+export interface Users {
+  typical: readonly BenchUser[];
+  heavy: BenchUser | null;
+}
+
+export type Ceiling = 'framework' | 'engine';
+
+export interface Scenario {
+  name: string;
+  connections: number;
+  /** `framework`: the bare route is its own ceiling; `engine`: compared with the raw store queries. */
+  ceiling: Ceiling;
+  /** Targets are judged on these (see targets.ts). */
+  draw: (random: () => number, users: Users) => DrawnRequest;
+  needsHeavy?: boolean;
+  /** Slow scenarios run at least this long, so a short run still completes some requests. */
+  minSeconds?: number;
+}
+
+const SPENDING_VARIANTS = {
+  category: 'group_by=category&time_period=month',
+  merchant: 'group_by=merchant&time_period=month',
+  time_period: 'group_by=time_period&time_period=month',
+  double: 'group_by=time_period&time_period=month&secondary_group_by=category',
+} as const;
+export type SpendingVariant = keyof typeof SPENDING_VARIANTS;
+const VARIANT_NAMES = Object.keys(SPENDING_VARIANTS) as SpendingVariant[];
+
+function pick<T>(items: readonly T[], random: () => number): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('nothing to pick from');
+  return item;
+}
+
+/** The default window (no start_date / end_date) is the trailing year ending TODAY. */
+const spending = (variant: SpendingVariant) => `/v2/users/spending?${SPENDING_VARIANTS[variant]}`;
+
+export const TODAY = '2026-11-20';
+/** Windows of the cache-miss mixes end on one of this many days before TODAY. */
+const WINDOW_END_DAYS = 120;
+
+/**
+ * `cached`: the default trailing year, so a (user, variant) seen before is a repeat the
+ * response cache may answer. `misses`: a one-year window ending on a random recent day, so
+ * practically every request is new to the cache (1,000 users x 4 variants x 120 ends).
+ */
+const typicalSpending =
+  (variant: SpendingVariant | 'mix', windows: 'cached' | 'misses' = 'cached') =>
+  (random: () => number, users: Users): DrawnRequest => {
+    const user = pick(users.typical, random);
+    const chosen = variant === 'mix' ? pick(VARIANT_NAMES, random) : variant;
+    if (windows === 'cached') return { path: spending(chosen), token: user.token };
+    const end = addDays(TODAY, -Math.floor(random() * WINDOW_END_DAYS));
+    const start = addDays(oneYearBefore(end), 1);
+    return { path: `${spending(chosen)}&start_date=${start}&end_date=${end}`, token: user.token };
+  };
+
+const heavySpending =
+  (variant: SpendingVariant) =>
+  (_random: () => number, users: Users): DrawnRequest => {
+    if (!users.heavy) throw new Error('this store has no heavy user');
+    return { path: spending(variant), token: users.heavy.token };
+  };
+
+const healthz = (): DrawnRequest => ({ path: '/healthz', token: null });
+
+export const TYPICAL_MIX = 'typical mix, default window';
+export const TYPICAL_MIX_MISSES = 'typical mix, new windows';
+
+/** The scenarios run against the main store, in order. */
+export function mainScenarios(): Scenario[] {
+  const typical = (variant: SpendingVariant, connections: number): Scenario => ({
+    name: `typical ${variant}, new windows`,
+    connections,
+    ceiling: 'engine',
+    draw: typicalSpending(variant, 'misses'),
+  });
+  const heavy = (variant: SpendingVariant, connections: number): Scenario => ({
+    name: `heavy ${variant}`,
+    connections,
+    ceiling: 'engine',
+    draw: heavySpending(variant),
+    needsHeavy: true,
+    minSeconds: 5,
+  });
+  return [
+    { name: 'bare route /healthz', connections: 1, ceiling: 'framework', draw: healthz },
+    { name: 'bare route /healthz', connections: 32, ceiling: 'framework', draw: healthz },
+    ...typicalMixes(),
+    ...VARIANT_NAMES.flatMap((variant) => [typical(variant, 1), typical(variant, 32)]),
+    heavy('category', 1),
+    heavy('merchant', 1),
+    heavy('time_period', 1),
+    heavy('category', 4),
+    {
+      name: 'transactions page (50)',
+      connections: 32,
+      ceiling: 'engine',
+      draw: (random, users) => ({
+        path: '/v2/users/transactions?page=1&page_size=50',
+        token: pick(users.typical, random).token,
+      }),
+    },
+    {
+      name: 'profile /v1/user',
+      connections: 32,
+      ceiling: 'engine',
+      draw: (random, users) => ({ path: '/v1/user', token: pick(users.typical, random).token }),
+    },
+  ];
+}
+
+/** Run against the small store too: the size-independence comparison. */
+export function comparisonScenarios(): Scenario[] {
+  return typicalMixes();
+}
+
+/** The headline scenarios: cache misses first (cold), then the default window (repeats). */
+function typicalMixes(): Scenario[] {
+  const mix = (name: string, connections: number, windows: 'cached' | 'misses'): Scenario => ({
+    name,
+    connections,
+    ceiling: 'engine',
+    draw: typicalSpending('mix', windows),
+  });
+  return [
+    mix(TYPICAL_MIX_MISSES, 1, 'misses'),
+    mix(TYPICAL_MIX_MISSES, 32, 'misses'),
+    mix(TYPICAL_MIX, 1, 'cached'),
+    mix(TYPICAL_MIX, 32, 'cached'),
+  ];
+}
+
+/** A fast, seedable generator (xorshift32): reproducible draws per run seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
