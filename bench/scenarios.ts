@@ -103,6 +103,22 @@ export function mainScenarios(): Scenario[] {
     ...typicalMixes(),
     ...VARIANT_NAMES.flatMap((variant) => [typical(variant, 1), typical(variant, 32)]),
     heavy('category', 1),
+    {
+      name: 'heavy category, new windows',
+      connections: 1,
+      ceiling: 'engine',
+      draw: (random, users) => {
+        if (!users.heavy) throw new Error('this store has no heavy user');
+        const end = addDays(TODAY, -Math.floor(random() * WINDOW_END_DAYS));
+        const start = addDays(oneYearBefore(end), 1);
+        return {
+          path: `${spending('category')}&start_date=${start}&end_date=${end}`,
+          token: users.heavy.token,
+        };
+      },
+      needsHeavy: true,
+      minSeconds: 5,
+    },
     heavy('merchant', 1),
     heavy('time_period', 1),
     heavy('category', 4),
@@ -145,13 +161,14 @@ function typicalMixes(): Scenario[] {
   ];
 }
 
-/** A fast, seedable generator (xorshift32): reproducible draws per run seed. */
+/** A fast, seedable generator (mulberry32): independent-looking streams even for seeds 1, 2, 3. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0 || 0x9e3779b9;
+  let state = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
   return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -271,21 +271,28 @@ await runCli('bench', async () => {
     samples: quick ? 60 : 200,
     jobPath,
   };
-  const rows = await runPhase(
-    { store: mainStore, set: 'main', scenarios: select(mainScenarios(), mainStore) },
-    phaseOptions,
-  );
-  if (comparisonStore) {
+  const rows: Row[] = [];
+  try {
     rows.push(
       ...(await runPhase(
-        {
-          store: comparisonStore,
-          set: 'comparison',
-          scenarios: select(comparisonScenarios(), comparisonStore),
-        },
+        { store: mainStore, set: 'main', scenarios: select(mainScenarios(), mainStore) },
         phaseOptions,
       )),
     );
+    if (comparisonStore) {
+      rows.push(
+        ...(await runPhase(
+          {
+            store: comparisonStore,
+            set: 'comparison',
+            scenarios: select(comparisonScenarios(), comparisonStore),
+          },
+          phaseOptions,
+        )),
+      );
+    }
+  } finally {
+    await rm(jobPath, { force: true });
   }
 
   const machine = {
