@@ -12,6 +12,7 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    amount?: number;
     timeout?: number;
     pipelining?: number;
     requests?: Array<RequestData & { setupRequest?: (request: RequestData) => RequestData }>;

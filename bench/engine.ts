@@ -148,7 +148,14 @@ async function main(): Promise<void> {
         recorded.push(calls);
       }
       if (job.warmupSeconds > 0) {
-        await load(store, recorded, scenario.connections, job.warmupSeconds, job.seed + 1, null);
+        await load(
+          store,
+          recorded,
+          scenario.connections,
+          job.warmupSeconds,
+          job.seed + 500_000,
+          null,
+        );
       }
       await resetPeakRss(process.pid);
       const latencies: number[] = [];

@@ -56,6 +56,32 @@ function run(
   });
 }
 
+/** Sends each request once (unmeasured), `connections` at a time. */
+export function sendOnce(
+  url: string,
+  requests: readonly DrawnRequest[],
+  connections: number,
+): Promise<number> {
+  if (requests.length === 0) return Promise.resolve(0);
+  let next = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections: Math.min(connections, requests.length),
+        amount: requests.length,
+        timeout: 30,
+        requests: [
+          {
+            setupRequest: () => requestFor(requests[next++ % requests.length] as DrawnRequest),
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result.errors + result.non2xx)),
+    );
+  });
+}
+
 /** Warms up (unmeasured: prepares statements on every pooled connection), then measures. */
 export async function measureHttp(options: {
   url: string;
@@ -70,8 +96,14 @@ export async function measureHttp(options: {
 }): Promise<{ measured: Measured; repeatShare: number }> {
   const { url, pid, scenario, users, seen } = options;
   const remember = (drawn: DrawnRequest) => seen.add(`${drawn.token} ${drawn.path}`);
+  if (scenario.prewarm) {
+    const requests = scenario.prewarm(users);
+    const failed = await sendOnce(url, requests, 16);
+    if (failed > 0) throw new Error(`${scenario.name}: ${failed} prewarm requests failed`);
+    for (const request of requests) remember(request);
+  }
   if (options.warmupSeconds > 0) {
-    await run(url, scenario, users, options.warmupSeconds, options.seed + 1, null, remember);
+    await run(url, scenario, users, options.warmupSeconds, options.seed + 500_000, null, remember);
   }
   await resetPeakRss(pid);
   const latencies: number[] = [];

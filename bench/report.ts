@@ -113,7 +113,7 @@ export function judgeTargets(
 
   for (const [scenario, label] of [
     [TYPICAL_MIX_MISSES, 'cache misses'],
-    [TYPICAL_MIX, 'default window, repeats cached'],
+    [TYPICAL_MIX, 'hot users, repeats cached'],
   ] as const) {
     const typical32 = find(mainStore, scenario, 32);
     if (typical32) {

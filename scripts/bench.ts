@@ -36,11 +36,15 @@ Stores (keyed by their parameters and by the generator/builder code, rebuilt whe
 Options:
   --quick                 small stores, short runs
   --duration S            seconds measured per scenario (default 10; quick 2)
-  --pool-size N           DB_POOL_SIZE of the server and the engine ceiling (default 8)
+  --pool-size N           DB_POOL_SIZE of the server and the engine ceiling (default 4)
   --threads N             DUCKDB_THREADS (default 1)
   --uv-threads N          UV_THREADPOOL_SIZE (default: pool size + 4)
-  --memory-limit SIZE     DUCKDB_MEMORY_LIMIT (default 256MB)
-  --cache-mb N            RESPONSE_CACHE_MB of the spending answers (default 64; 0 = off)
+  --memory-limit SIZE     DUCKDB_MEMORY_LIMIT (default 128MB)
+  --old-space-mb N        V8 old generation limit, --max-old-space-size (default 192): query
+                          results live in native memory until their JS wrappers are collected,
+                          so a smaller heap limit keeps the resident set down
+  --malloc-arenas N       MALLOC_ARENA_MAX for glibc (default 2)
+  --cache-mb N            RESPONSE_CACHE_MB of the spending answers (default 48; 0 = off)
   --only TEXT             run only the scenarios whose name contains TEXT
   --no-comparison         skip the size-independence comparison store
   --no-engine             skip the engine ceiling
@@ -86,7 +90,9 @@ async function runEngine(
     ['--import', 'tsx', join(ROOT, 'bench', 'engine.ts'), path],
     {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      // The ceiling is the raw store queries of every request: the in-process app that records
+      // them must not answer repeats from its response cache.
+      env: { ...process.env, ...env, RESPONSE_CACHE_MB: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -214,6 +220,8 @@ await runCli('bench', async () => {
     'uv-threads': { type: 'string' },
     'memory-limit': { type: 'string' },
     'cache-mb': { type: 'string' },
+    'old-space-mb': { type: 'string' },
+    'malloc-arenas': { type: 'string' },
     only: { type: 'string' },
     'no-comparison': { type: 'boolean' },
     'no-engine': { type: 'boolean' },
@@ -226,18 +234,26 @@ await runCli('bench', async () => {
     min: 1,
     fallback: quick ? 2 : 10,
   });
-  const poolSize = parseIntegerOption(args['pool-size'], 'pool-size', { min: 1, fallback: 8 });
+  const poolSize = parseIntegerOption(args['pool-size'], 'pool-size', { min: 1, fallback: 4 });
   const threads = parseIntegerOption(args.threads, 'threads', { min: 1, fallback: 1 });
   const uvThreads = parseIntegerOption(args['uv-threads'], 'uv-threads', {
     min: 1,
     fallback: poolSize + 4,
   });
   if (uvThreads > 1024) throw new UsageError('--uv-threads must be at most 1024');
-  const memoryLimit = args['memory-limit'] ?? '256MB';
+  const memoryLimit = args['memory-limit'] ?? '128MB';
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) {
     throw new UsageError(`--memory-limit must be a size such as 256MB, got '${memoryLimit}'`);
   }
-  const cacheMb = parseIntegerOption(args['cache-mb'], 'cache-mb', { fallback: 64 });
+  const cacheMb = parseIntegerOption(args['cache-mb'], 'cache-mb', { fallback: 48 });
+  const oldSpaceMb = parseIntegerOption(args['old-space-mb'], 'old-space-mb', {
+    min: 64,
+    fallback: 192,
+  });
+  const mallocArenas = parseIntegerOption(args['malloc-arenas'], 'malloc-arenas', {
+    min: 1,
+    fallback: 2,
+  });
   const env = {
     TODAY,
     LOG_LEVEL: 'warn',
@@ -246,6 +262,8 @@ await runCli('bench', async () => {
     UV_THREADPOOL_SIZE: String(uvThreads),
     DUCKDB_MEMORY_LIMIT: memoryLimit,
     RESPONSE_CACHE_MB: String(cacheMb),
+    MALLOC_ARENA_MAX: String(mallocArenas),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${oldSpaceMb}`.trim(),
   };
   const started = new Date();
   const specs = storeSpecs(quick);
@@ -258,6 +276,7 @@ await runCli('bench', async () => {
     scenarios
       .map((scenario, index) => ({ index, scenario }))
       .filter(({ scenario }) => !args.only || scenario.name.includes(args.only))
+      .filter(({ scenario }) => !quick || scenario.quick === true)
       .filter(({ scenario }) => !scenario.needsHeavy || store.heavy !== null);
 
   const resultsDir = join(ROOT, 'bench', 'results');

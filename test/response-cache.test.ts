@@ -53,6 +53,6 @@ describe('ResponseCache', () => {
     await cache.get('g', 'k', async () => ++calls);
     await cache.get('g', 'k', async () => ++calls);
     expect(calls).toBe(2);
-    expect(responseCacheOptionsFromEnv({}).maxBytes).toBe(64 * 1024 * 1024);
+    expect(responseCacheOptionsFromEnv({}).maxBytes).toBe(48 * 1024 * 1024);
   });
 });

@@ -99,7 +99,7 @@ export class ResponseCache<T> {
 const MIB = 1024 * 1024;
 
 /**
- * Sizes from the environment until they move into config.ts: RESPONSE_CACHE_MB (default 64;
+ * Sizes from the environment until they move into config.ts: RESPONSE_CACHE_MB (default 48;
  * 0 turns caching off) and RESPONSE_CACHE_ENTRIES (default 20000).
  */
 export function responseCacheOptionsFromEnv(
@@ -108,7 +108,7 @@ export function responseCacheOptionsFromEnv(
   const number = (value: string | undefined, fallback: number) =>
     value !== undefined && /^\d+$/.test(value) ? Number(value) : fallback;
   return {
-    maxBytes: number(env.RESPONSE_CACHE_MB, 64) * MIB,
+    maxBytes: number(env.RESPONSE_CACHE_MB, 48) * MIB,
     maxEntries: number(env.RESPONSE_CACHE_ENTRIES, 20_000),
   };
 }
