@@ -148,6 +148,14 @@ export function judgeTargets(
         growth <= 1.25,
         `typical user p50 @1 (${label}): ${ms(typical1.http.p50)} ms on ${mainStore} vs ${ms(small.http.p50)} ms on ${comparisonStore} = ${fixed(growth, 2)}x (<= 1.25x)`,
       );
+      if (typical1.engine && small.engine && scenario === TYPICAL_MIX_MISSES) {
+        const engineGrowth = typical1.engine.p50 / small.engine.p50;
+        add(
+          'size-independence-engine',
+          engineGrowth <= 1.25,
+          `  same, raw store queries only: ${ms(typical1.engine.p50)} ms vs ${ms(small.engine.p50)} ms = ${fixed(engineGrowth, 2)}x (<= 1.25x)`,
+        );
+      }
     }
   }
   for (const [scenario, label] of [
