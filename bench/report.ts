@@ -160,7 +160,7 @@ export function judgeTargets(
   }
   for (const [scenario, label] of [
     ['heavy category, new windows', 'cache misses'],
-    ['heavy category', 'default window, repeats cached'],
+    ['heavy category, cached', 'default window, repeats cached'],
   ] as const) {
     const heavy = find(mainStore, scenario, 1);
     if (heavy) {
