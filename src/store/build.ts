@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DERIVED_TRANSACTION_COLUMNS, PLATFORM_RULES_FINGERPRINT } from './build-derived.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
@@ -251,9 +252,21 @@ async function writeTables(
     const columns = TABLES[table].columns
       .map((column) => `${castExpression(column)} AS ${column.name}`)
       .join(', ');
-    await conn.run(
-      `INSERT INTO main.${table} SELECT ${columns} FROM ${stagedTable(table)} ORDER BY ${TABLE_ORDER[table]}`,
-    );
+    const cast = `SELECT ${columns} FROM ${stagedTable(table)}`;
+    if (table === 'transactions') {
+      // Accounts are written first (TABLE_NAMES order); their facts are copied per transaction.
+      const derived = DERIVED_TRANSACTION_COLUMNS.map(
+        (column) => `${column.expression} AS ${column.name}`,
+      ).join(', ');
+      await conn.run(
+        `INSERT INTO main.transactions SELECT t.*, ${derived} FROM (${cast}) t LEFT JOIN main.accounts a ON a.id = t.account_id ORDER BY ${TABLE_ORDER.transactions
+          .split(', ')
+          .map((name) => `t.${name}`)
+          .join(', ')}`,
+      );
+    } else {
+      await conn.run(`INSERT INTO main.${table} ${cast} ORDER BY ${TABLE_ORDER[table]}`);
+    }
     progress(`${table}: ${formatCount(counts[table])} rows written (${seconds(started)})`);
   }
 }
@@ -329,12 +342,14 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     if (problems.length > 0) throw new BuildInputError(problems);
     progress(`validated ${inputs.size} input files (${seconds(validationStarted)})`);
 
-    for (const statement of schemaDdl()) await conn.run(statement);
+    for (const statement of schemaDdl({ transactions: DERIVED_TRANSACTION_COLUMNS })) {
+      await conn.run(statement);
+    }
     await writeTables(conn, counts, progress);
-    await conn.run(`INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2)`, [
-      generation,
-      sourceDir,
-    ]);
+    await conn.run(
+      `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3)`,
+      [generation, sourceDir, PLATFORM_RULES_FINGERPRINT],
+    );
     await conn.run('DETACH staging');
     await removeDatabaseFiles(stagingPath);
 

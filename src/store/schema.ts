@@ -287,8 +287,19 @@ export function duckdbType(type: ColumnKind): string {
   }
 }
 
-/** DDL of the whole store: ENUM types, the contract's tables, then `store_meta`. */
-export function schemaDdl(): string[] {
+/**
+ * Columns the builder adds after a table's contract columns (never read from input; see
+ * build-derived.ts for what they hold).
+ */
+export interface StoredExtraColumn {
+  name: string;
+  type: string;
+}
+
+/** DDL of the whole store: ENUM types, the contract's tables (plus derived columns), then `store_meta`. */
+export function schemaDdl(
+  extraColumns: Partial<Record<TableName, readonly StoredExtraColumn[]>> = {},
+): string[] {
   const enums = Object.entries(ENUM_TYPES).map(
     ([name, values]) => `CREATE TYPE ${name} AS ENUM (${values.map(sqlString).join(', ')})`,
   );
@@ -297,8 +308,10 @@ export function schemaDdl(): string[] {
       const notNull = column.required || column.default !== undefined ? ' NOT NULL' : '';
       return `  ${column.name} ${duckdbType(column.type)}${notNull}`;
     });
+    for (const extra of extraColumns[name] ?? []) columns.push(`  ${extra.name} ${extra.type}`);
     return `CREATE TABLE ${name} (\n${columns.join(',\n')}\n)`;
   });
-  const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL)`;
+  // platform_rules: the fingerprint of the rules behind transactions.to_platform (build-derived.ts).
+  const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL, platform_rules VARCHAR)`;
   return [...enums, ...tables, meta];
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ResponseCache, responseCacheOptionsFromEnv } from '../../http/response-cache.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import {
   RequestValidationError,
@@ -14,7 +15,7 @@ import { CATEGORIES } from '../../store/schema.ts';
 import { Exact } from './figures.ts';
 import { runSpendingAnalysis, type SpendingQuery } from './queries.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
-import { shapeSpendingAnalysis } from './shape.ts';
+import { type SpendingAnalysis, shapeSpendingAnalysis } from './shape.ts';
 import { effectiveWindow } from './window.ts';
 
 const CATEGORY_BY_LOWER_NAME = new Map(CATEGORIES.map((name) => [name.toLowerCase(), name]));
@@ -91,12 +92,20 @@ export const spendingPlugin: FastifyPluginAsyncZod = async (app) => {
     },
   };
 
+  // The analysis depends only on the store's content and the resolved query (window included),
+  // so it is cached per store generation; request_id and created_at stay per request.
+  const cache = new ResponseCache<SpendingAnalysis>(responseCacheOptionsFromEnv());
+
   function analyse(withCashFlow: boolean) {
     return async (request: FastifyRequest<{ Querystring: SpendingQueryString }>) => {
       const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
-      const aggregates = await runSpendingAnalysis(app.store, query);
-      const analysis = shapeSpendingAnalysis(query, aggregates, {
-        minTotalAmount: new Exact(request.query.min_total_amount),
+      const minTotalAmount = request.query.min_total_amount;
+      const key = JSON.stringify([query, String(minTotalAmount)]);
+      const analysis = await cache.get(app.store.generation, key, async () => {
+        const aggregates = await runSpendingAnalysis(app.store, query);
+        return shapeSpendingAnalysis(query, aggregates, {
+          minTotalAmount: new Exact(minTotalAmount),
+        });
       });
       return {
         spending: analysis.spending,

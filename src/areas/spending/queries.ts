@@ -4,10 +4,10 @@
  * lighter breakdown, plus the summary and the cash flow. Results are exact text (DECIMAL and
  * BIGINT as strings); shape.ts turns them into the response.
  */
+import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../../store/build-derived.ts';
 import type { SqlParam, Store } from '../../store/store.ts';
 import { CASH_FLOW_SQL, type CashFlowTotals, cashFlowTotals } from './cashflow.ts';
 import { type Exact, exact } from './figures.ts';
-import { namesInvestmentPlatformSql, platformTextSql } from './platforms.ts';
 import { cents } from './recurring.ts';
 import type { TimePeriod, Window } from './window.ts';
 
@@ -78,7 +78,11 @@ export interface SpendingAggregates {
 export const UNKNOWN_MERCHANT = 'Unknown';
 export const UNCATEGORIZED = 'Uncategorized';
 
-const PLATFORM_TEXT = platformTextSql('t.merchant_name', 't.description');
+/** The account facts: joined from accounts, or copied onto the transaction row by build-db. */
+const ACCOUNT = (derived: boolean) =>
+  derived
+    ? { user: 't.account_user_id', type: 't.account_type', link: 't.account_link_id' }
+    : { user: 'a.user_id', type: 'a.type', link: 'a.link_id' };
 
 /**
  * $1 user, $2/$3 window, $4 link_id or '' (a NULL would bind untyped), $5 account ids, $6 categories, $7 date_trunc unit,
@@ -87,20 +91,22 @@ const PLATFORM_TEXT = platformTextSql('t.merchant_name', 't.description');
  * execution, recompiling every regular expression (about 7 ms).
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
  * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs.
+ * With `derived` (stores built with the current platform rules, see store/build-derived.ts)
+ * the account facts and the platform flag are read from the transaction row instead of a join
+ * and per-request pattern matching; the rules applied are the same.
  */
-const COUNTED_CTES = `
+const countedCtes = (derived: boolean) => `
 WITH scoped AS MATERIALIZED (
   SELECT t.id, t.transacted_at AS day, t.amount, t.direction, t.description, t.merchant_name,
     t.category, t.subcategory, t.merchant_category_code,
-    CASE WHEN t.direction = 'DEBIT' THEN ${namesInvestmentPlatformSql(PLATFORM_TEXT)} ELSE false END
-      AS to_platform
+    ${derived ? 't.to_platform' : toPlatformSql('t')} AS to_platform
   FROM transactions t
-  JOIN accounts a ON a.id = t.account_id
-  WHERE t.user_id = $1::VARCHAR AND a.user_id = $1::VARCHAR
+  ${derived ? '' : 'JOIN accounts a ON a.id = t.account_id'}
+  WHERE t.user_id = $1::VARCHAR AND ${ACCOUNT(derived).user} = $1::VARCHAR
     AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
     AND NOT t.is_hidden AND NOT t.is_internal_transfer
-    AND a.type <> 'investment'
-    AND ($4::VARCHAR = '' OR a.link_id = $4::VARCHAR)
+    AND ${ACCOUNT(derived).type} <> 'investment'
+    AND ($4::VARCHAR = '' OR ${ACCOUNT(derived).link} = $4::VARCHAR)
     AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], t.account_id))
 ),
 counted AS MATERIALIZED (
@@ -156,12 +162,16 @@ const BREAKDOWN_COLUMN: Record<BreakdownKey, string> = {
   period: 'period',
 };
 
-function analysisSql(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string {
+function analysisSql(
+  groupBy: GroupBy,
+  secondary: SecondaryGroupBy | null,
+  derived: boolean,
+): string {
   const key = ENTRY_KEY[groupBy];
   const sets = breakdownSets(groupBy, secondary);
   // Only columns of some grouping set may be selected; the others read as NULL (UNION BY NAME).
   const keys = [...new Set(sets.flat())];
-  return `${COUNTED_CTES}
+  return `${countedCtes(derived)}
   SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount) AS amount,
     count(*) AS count, ${LARGEST}${ENTRY_EXTRAS[groupBy]}
   FROM counted GROUP BY direction, ${key}
@@ -180,11 +190,15 @@ function analysisSql(groupBy: GroupBy, secondary: SecondaryGroupBy | null): stri
 
 /** The SQL text per variant, built once: a constant text per variant keeps statements prepared. */
 const SQL_BY_VARIANT = new Map<string, string>();
-export function sqlFor(groupBy: GroupBy, secondary: SecondaryGroupBy | null): string {
-  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}`;
+export function sqlFor(
+  groupBy: GroupBy,
+  secondary: SecondaryGroupBy | null,
+  derived = false,
+): string {
+  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}/${derived}`;
   let sql = SQL_BY_VARIANT.get(variant);
   if (!sql) {
-    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null);
+    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null, derived);
     SQL_BY_VARIANT.set(variant, sql);
   }
   return sql;
@@ -221,6 +235,23 @@ export function singleDayTransactionIds(query: SpendingQuery): boolean {
   );
 }
 
+/** Per store generation: does the store hold derived columns computed with our platform rules? */
+const DERIVED_BY_GENERATION = new Map<string, Promise<boolean>>();
+export function hasCurrentDerivedColumns(store: Store): Promise<boolean> {
+  let known = DERIVED_BY_GENERATION.get(store.generation);
+  if (!known) {
+    known = store
+      .query<{ platform_rules: unknown }>('SELECT platform_rules FROM store_meta LIMIT 1')
+      .then(
+        (rows) => rows[0]?.platform_rules === PLATFORM_RULES_FINGERPRINT,
+        () => false,
+      );
+    if (DERIVED_BY_GENERATION.size >= 16) DERIVED_BY_GENERATION.clear();
+    DERIVED_BY_GENERATION.set(store.generation, known);
+  }
+  return known;
+}
+
 export async function runSpendingAnalysis(
   store: Store,
   query: SpendingQuery,
@@ -238,8 +269,9 @@ export async function runSpendingAnalysis(
   ];
   // Only the period variant lists transaction ids; DuckDB rejects an unused parameter.
   if (query.groupBy === 'time_period') params.push(singleDayTransactionIds(query));
+  const derived = await hasCurrentDerivedColumns(store);
   const rows = await store.query<AnalysisRow & Record<string, unknown>>(
-    sqlFor(query.groupBy, query.secondaryGroupBy),
+    sqlFor(query.groupBy, query.secondaryGroupBy, derived),
     params,
   );
   const aggregates: SpendingAggregates = {

@@ -1,0 +1,38 @@
+/** The small part of autocannon's API the bench uses (the package ships no types). */
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+
+  interface RequestData {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+  }
+
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    timeout?: number;
+    pipelining?: number;
+    requests?: Array<RequestData & { setupRequest?: (request: RequestData) => RequestData }>;
+  }
+
+  interface Result {
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    requests: { total: number };
+  }
+
+  interface Instance extends EventEmitter {
+    stop(): void;
+  }
+
+  function autocannon(
+    options: Options,
+    done: (error: Error | null, result: Result) => void,
+  ): Instance;
+  export default autocannon;
+}

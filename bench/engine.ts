@@ -1,0 +1,191 @@
+/**
+ * The engine's ceiling, run as its own process with the server's settings: the raw store
+ * queries a scenario's requests make, without HTTP, validation or shaping.
+ *
+ * Which queries: the app itself is built in this process over a recording store, and a sample
+ * of the scenario's drawn requests is injected (no socket); every store query each request
+ * issues is recorded with its parameters, queries started while another was in flight as one
+ * parallel group (Promise.all in a handler). The load then replays random recorded requests,
+ * group by group, straight on the pooled store, with as many concurrent callers as the HTTP
+ * scenario has connections. So the mix is the API's own, auth lookup included, and no SQL
+ * is copied here.
+ *
+ * Input: a JSON job file path as the only argument; output: one JSON line per scenario on stdout.
+ */
+import { readFile } from 'node:fs/promises';
+import { buildApp } from '../src/app.ts';
+import { createClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { DuckDbStore } from '../src/store/duckdb.ts';
+import type { Row, SqlParam, Store } from '../src/store/store.ts';
+import { peakRssMiB, resetPeakRss } from './process.ts';
+import { comparisonScenarios, mainScenarios, seededRandom, type Users } from './scenarios.ts';
+import { summarize } from './stats.ts';
+
+export interface EngineJob {
+  databasePath: string;
+  set: 'main' | 'comparison';
+  /** Indexes into the set's scenarios. */
+  scenarios: number[];
+  users: Users;
+  seconds: number;
+  warmupSeconds: number;
+  /** At most this many requests are recorded per scenario (fewer if recording takes long). */
+  samples: number;
+  seed: number;
+}
+
+interface RecordedQuery {
+  sql: string;
+  params: readonly SqlParam[];
+}
+type RecordedRequest = RecordedQuery[][];
+
+class RecordingStore implements Store {
+  recording: RecordedRequest | null = null;
+  private inFlight = 0;
+
+  constructor(private readonly inner: Store) {}
+
+  get generation() {
+    return this.inner.generation;
+  }
+
+  async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    if (this.recording) {
+      const call = { sql, params };
+      const group = this.recording.at(-1);
+      if (this.inFlight > 0 && group) group.push(call);
+      else this.recording.push([call]);
+    }
+    this.inFlight++;
+    try {
+      return await this.inner.query<T>(sql, params);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  ping() {
+    return this.inner.ping();
+  }
+
+  close() {
+    return this.inner.close();
+  }
+}
+
+async function replay(store: Store, request: RecordedRequest): Promise<void> {
+  for (const group of request) {
+    await Promise.all(group.map((call) => store.query(call.sql, call.params)));
+  }
+}
+
+async function load(
+  store: Store,
+  recorded: RecordedRequest[],
+  connections: number,
+  seconds: number,
+  seed: number,
+  latencies: number[] | null,
+): Promise<{ errors: number; seconds: number }> {
+  const random = seededRandom(seed);
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let errors = 0;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const request = recorded[Math.floor(random() * recorded.length)] as RecordedRequest;
+      const begun = performance.now();
+      try {
+        await replay(store, request);
+        latencies?.push(performance.now() - begun);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  return { errors, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
+  const config = loadConfig();
+  const store = await DuckDbStore.open(job.databasePath, {
+    poolSize: config.DB_POOL_SIZE,
+    threads: config.DUCKDB_THREADS,
+    memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+  });
+  const recording = new RecordingStore(store);
+  const app = await buildApp({ store: recording, clock: createClock(config.TODAY) });
+  const all = job.set === 'main' ? mainScenarios() : comparisonScenarios();
+  try {
+    for (const index of job.scenarios) {
+      const scenario = all[index];
+      if (!scenario) throw new Error(`no scenario ${index} in ${job.set}`);
+      const random = seededRandom(job.seed + index);
+      const recorded: RecordedRequest[] = [];
+      const recordUntil = performance.now() + 3000;
+      while (
+        recorded.length < job.samples &&
+        (recorded.length === 0 || performance.now() < recordUntil)
+      ) {
+        const drawn = scenario.draw(random, job.users);
+        recording.recording = [];
+        const response = await app.inject({
+          method: 'GET',
+          url: drawn.path,
+          headers: drawn.token ? { authorization: `Bearer ${drawn.token}` } : {},
+        });
+        const calls = recording.recording;
+        recording.recording = null;
+        if (response.statusCode !== 200) {
+          throw new Error(
+            `${scenario.name}: ${drawn.path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`,
+          );
+        }
+        recorded.push(calls);
+      }
+      if (job.warmupSeconds > 0) {
+        await load(
+          store,
+          recorded,
+          scenario.connections,
+          job.warmupSeconds,
+          job.seed + 500_000,
+          null,
+        );
+      }
+      await resetPeakRss(process.pid);
+      const latencies: number[] = [];
+      const result = await load(
+        store,
+        recorded,
+        scenario.connections,
+        Math.max(job.seconds, scenario.minSeconds ?? 0),
+        job.seed,
+        latencies,
+      );
+      const measured = summarize(
+        latencies,
+        result.seconds,
+        result.errors,
+        await peakRssMiB(process.pid),
+      );
+      const queries =
+        recorded.reduce((sum, request) => sum + request.flat().length, 0) / recorded.length;
+      process.stdout.write(
+        `${JSON.stringify({ index, samples: recorded.length, queriesPerRequest: queries, measured })}\n`,
+      );
+    }
+  } finally {
+    await app.close();
+    await store.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench engine: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,183 @@
+/** The printed table and the issue's targets, judged on the measured rows. */
+import { type Ceiling, TYPICAL_MIX, TYPICAL_MIX_MISSES } from './scenarios.ts';
+import type { Measured } from './stats.ts';
+
+export interface Row {
+  store: string;
+  scenario: string;
+  connections: number;
+  ceiling: Ceiling;
+  http: Measured;
+  /** Share of measured requests this server had been sent before: what a response cache may answer. */
+  repeatShare: number;
+  /** The same requests' raw store queries, in-process (null for the bare route or --no-engine). */
+  engine: Measured | null;
+  queriesPerRequest: number | null;
+}
+
+const fixed = (value: number, digits: number) =>
+  Number.isFinite(value) ? value.toFixed(digits) : '-';
+const ms = (value: number) => fixed(value, value < 100 ? 1 : 0);
+const ratio = (value: number, ceiling: number | undefined) =>
+  ceiling === undefined || !Number.isFinite(ceiling) || ceiling === 0
+    ? ''
+    : ` (${fixed(value / ceiling, 2)})`;
+
+function frameworkCeiling(rows: readonly Row[], row: Row): Measured | undefined {
+  return rows.find(
+    (other) =>
+      other.store === row.store &&
+      other.ceiling === 'framework' &&
+      other.connections === row.connections,
+  )?.http;
+}
+
+/**
+ * One line per scenario. Each figure is followed by its ratio to the ceiling: for store
+ * scenarios the engine (the same requests' raw store queries in-process: req/s below 1 means
+ * the API delivers that share of the engine's throughput, latency above 1 is the HTTP and
+ * shaping overhead); the bare route is the framework's ceiling, and every store scenario's
+ * req/s is also shown as a share of it.
+ */
+export function formatTable(rows: readonly Row[]): string {
+  const header = [
+    'store',
+    'scenario',
+    'conns',
+    'req/s (x engine)',
+    'x bare',
+    'p50 ms (x engine)',
+    'p99 ms (x engine)',
+    'errors',
+    'repeats',
+    'peak RSS MiB',
+    'engine req/s',
+    'engine p50',
+    'engine p99',
+  ];
+  const lines = rows.map((row) => {
+    const engine = row.engine ?? undefined;
+    const bare = frameworkCeiling(rows, row);
+    const isCeiling = row.ceiling === 'framework';
+    return [
+      row.store,
+      row.scenario,
+      String(row.connections),
+      `${fixed(row.http.requestsPerSecond, 0)}${isCeiling ? ' (ceiling)' : ratio(row.http.requestsPerSecond, engine?.requestsPerSecond)}`,
+      isCeiling
+        ? '1.00'
+        : bare
+          ? fixed(row.http.requestsPerSecond / bare.requestsPerSecond, 3)
+          : '',
+      `${ms(row.http.p50)}${ratio(row.http.p50, engine?.p50)}`,
+      `${ms(row.http.p99)}${ratio(row.http.p99, engine?.p99)}`,
+      String(row.http.errors),
+      `${fixed(row.repeatShare * 100, 0)}%`,
+      row.http.peakRssMiB === null ? '-' : fixed(row.http.peakRssMiB, 0),
+      engine ? fixed(engine.requestsPerSecond, 0) : '',
+      engine ? ms(engine.p50) : '',
+      engine ? ms(engine.p99) : '',
+    ];
+  });
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
+  );
+  const numeric = (column: number) => column >= 2;
+  const render = (cells: string[]) =>
+    `| ${cells
+      .map((cell, column) =>
+        numeric(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
+      .join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (numeric(column) ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
+  return [render(header), rule, ...lines.map(render)].join('\n');
+}
+
+export interface TargetVerdict {
+  name: string;
+  met: boolean;
+  text: string;
+}
+
+export function judgeTargets(
+  rows: readonly Row[],
+  mainStore: string,
+  comparisonStore: string | null,
+): TargetVerdict[] {
+  const find = (store: string, scenario: string, connections: number) =>
+    rows.find(
+      (row) => row.store === store && row.scenario === scenario && row.connections === connections,
+    );
+  const verdicts: TargetVerdict[] = [];
+  const add = (name: string, met: boolean, text: string) => verdicts.push({ name, met, text });
+
+  for (const [scenario, label] of [
+    [TYPICAL_MIX_MISSES, 'cache misses'],
+    [TYPICAL_MIX, 'hot users, repeats cached'],
+  ] as const) {
+    const typical32 = find(mainStore, scenario, 32);
+    if (typical32) {
+      const { requestsPerSecond: rps, p99 } = typical32.http;
+      add(
+        'typical-throughput',
+        rps >= 400 && p99 < 200 && typical32.http.errors === 0,
+        `typical user @32 (${label}): ${fixed(rps, 0)} req/s (>= 400), p99 ${ms(p99)} ms (< 200), ${typical32.http.errors} errors`,
+      );
+      if (typical32.engine) {
+        const share = rps / typical32.engine.requestsPerSecond;
+        add(
+          'api-vs-engine',
+          share >= 0.8,
+          `API ${fixed(share * 100, 0)}% of the raw store queries' throughput, typical mix @32 (${label}) (>= 80%)`,
+        );
+      }
+    }
+    const typical1 = find(mainStore, scenario, 1);
+    if (typical1) {
+      add(
+        'typical-latency',
+        typical1.http.p50 < 10,
+        `typical user @1 (${label}): p50 ${ms(typical1.http.p50)} ms (< 10)`,
+      );
+    }
+    const small = comparisonStore ? find(comparisonStore, scenario, 1) : undefined;
+    if (typical1 && small) {
+      const growth = typical1.http.p50 / small.http.p50;
+      add(
+        'size-independence',
+        growth <= 1.25,
+        `typical user p50 @1 (${label}): ${ms(typical1.http.p50)} ms on ${mainStore} vs ${ms(small.http.p50)} ms on ${comparisonStore} = ${fixed(growth, 2)}x (<= 1.25x)`,
+      );
+      if (typical1.engine && small.engine && scenario === TYPICAL_MIX_MISSES) {
+        const engineGrowth = typical1.engine.p50 / small.engine.p50;
+        add(
+          'size-independence-engine',
+          engineGrowth <= 1.25,
+          `  same, raw store queries only: ${ms(typical1.engine.p50)} ms vs ${ms(small.engine.p50)} ms = ${fixed(engineGrowth, 2)}x (<= 1.25x)`,
+        );
+      }
+    }
+  }
+  for (const [scenario, label] of [
+    ['heavy category, new windows', 'cache misses'],
+    ['heavy category, cached', 'default window, repeats cached'],
+  ] as const) {
+    const heavy = find(mainStore, scenario, 1);
+    if (heavy) {
+      add(
+        'heavy-latency',
+        heavy.http.p50 < 60,
+        `heavy user by category over a year @1 (${label}): p50 ${ms(heavy.http.p50)} ms (< 60)`,
+      );
+    }
+  }
+  const peaks = rows
+    .filter((row) => row.store === mainStore)
+    .map((row) => row.http.peakRssMiB)
+    .filter((value): value is number => value !== null);
+  if (peaks.length > 0) {
+    const peak = Math.max(...peaks);
+    add('peak-rss', peak < 512, `server peak RSS ${fixed(peak, 0)} MiB (< 512)`);
+  }
+  return verdicts;
+}

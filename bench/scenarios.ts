@@ -1,0 +1,212 @@
+/**
+ * What the bench asks for. A scenario draws each request at random (user, and for mixes the
+ * variant), so the server sees many different users, as it would in production, rather than
+ * one answer over and over. The same draw feeds the HTTP load and the in-process engine
+ * ceiling, so both measure the same mix.
+ */
+import { addDays, oneYearBefore } from '../src/areas/spending/window.ts';
+import type { BenchUser } from './stores.ts';
+
+export interface DrawnRequest {
+  path: string;
+  token: string | null;
+}
+
+export interface Users {
+  typical: readonly BenchUser[];
+  heavy: BenchUser | null;
+}
+
+export type Ceiling = 'framework' | 'engine';
+
+export interface Scenario {
+  name: string;
+  connections: number;
+  /** `framework`: the bare route is its own ceiling; `engine`: compared with the raw store queries. */
+  ceiling: Ceiling;
+  /** Targets are judged on these (see targets.ts). */
+  draw: (random: () => number, users: Users) => DrawnRequest;
+  needsHeavy?: boolean;
+  /** Slow scenarios run at least this long, so a short run still completes some requests. */
+  minSeconds?: number;
+  /** Requests sent once, unmeasured, before the scenario: a warm response cache. */
+  prewarm?: (users: Users) => DrawnRequest[];
+  /** Part of `--quick`. */
+  quick?: boolean;
+}
+
+const SPENDING_VARIANTS = {
+  category: 'group_by=category&time_period=month',
+  merchant: 'group_by=merchant&time_period=month',
+  time_period: 'group_by=time_period&time_period=month',
+  double: 'group_by=time_period&time_period=month&secondary_group_by=category',
+} as const;
+export type SpendingVariant = keyof typeof SPENDING_VARIANTS;
+const VARIANT_NAMES = Object.keys(SPENDING_VARIANTS) as SpendingVariant[];
+
+function pick<T>(items: readonly T[], random: () => number): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('nothing to pick from');
+  return item;
+}
+
+/** The default window (no start_date / end_date) is the trailing year ending TODAY. */
+const spending = (variant: SpendingVariant) => `/v2/users/spending?${SPENDING_VARIANTS[variant]}`;
+
+export const TODAY = '2026-11-20';
+/** Windows of the cache-miss mixes end on one of this many days before TODAY. */
+const WINDOW_END_DAYS = 120;
+
+/**
+ * `cached`: the default trailing year for one of HOT_USERS users, so a (user, variant) seen
+ * before is a repeat the response cache may answer. `misses`: a one-year window ending on a random recent day, so
+ * practically every request is new to the cache (1,000 users x 4 variants x 120 ends).
+ */
+const typicalSpending =
+  (variant: SpendingVariant | 'mix', windows: 'cached' | 'misses' = 'cached') =>
+  (random: () => number, users: Users): DrawnRequest => {
+    const user = pick(
+      windows === 'cached' ? users.typical.slice(0, HOT_USERS) : users.typical,
+      random,
+    );
+    const chosen = variant === 'mix' ? pick(VARIANT_NAMES, random) : variant;
+    if (windows === 'cached') return { path: spending(chosen), token: user.token };
+    const end = addDays(TODAY, -Math.floor(random() * WINDOW_END_DAYS));
+    const start = addDays(oneYearBefore(end), 1);
+    return { path: `${spending(chosen)}&start_date=${start}&end_date=${end}`, token: user.token };
+  };
+
+const heavySpending =
+  (variant: SpendingVariant) =>
+  (_random: () => number, users: Users): DrawnRequest => {
+    if (!users.heavy) throw new Error('this store has no heavy user');
+    return { path: spending(variant), token: users.heavy.token };
+  };
+
+const healthz = (): DrawnRequest => ({ path: '/healthz', token: null });
+
+export const TYPICAL_MIX = 'typical mix, hot users, cached';
+export const TYPICAL_MIX_MISSES = 'typical mix, new windows';
+
+/** The scenarios run against the main store, in order. */
+export function mainScenarios(): Scenario[] {
+  const typical = (variant: SpendingVariant, connections: number): Scenario => ({
+    name: `typical ${variant}, new windows`,
+    connections,
+    ceiling: 'engine',
+    draw: typicalSpending(variant, 'misses'),
+  });
+  const heavy = (variant: SpendingVariant, connections: number): Scenario => ({
+    name: `heavy ${variant}, cached`,
+    connections,
+    ceiling: 'engine',
+    draw: heavySpending(variant),
+    needsHeavy: true,
+    minSeconds: 5,
+  });
+  return [
+    { name: 'bare route /healthz', connections: 1, ceiling: 'framework', draw: healthz },
+    {
+      name: 'bare route /healthz',
+      connections: 32,
+      ceiling: 'framework',
+      draw: healthz,
+      quick: true,
+    },
+    ...typicalMixes(),
+    ...VARIANT_NAMES.flatMap((variant) => [typical(variant, 1), typical(variant, 32)]),
+    { ...heavy('category', 1), quick: true },
+    {
+      quick: true,
+      name: 'heavy category, new windows',
+      connections: 1,
+      ceiling: 'engine',
+      draw: (random, users) => {
+        if (!users.heavy) throw new Error('this store has no heavy user');
+        // One user only: a random min_total_amount too (applied after the query, same cost),
+        // so the few hundred requests of a run are practically never repeats.
+        const end = addDays(TODAY, -Math.floor(random() * WINDOW_END_DAYS));
+        const start = addDays(oneYearBefore(end), 1);
+        const minimum = (5000 + Math.floor(random() * 5000)) / 100;
+        return {
+          path: `${spending('category')}&start_date=${start}&end_date=${end}&min_total_amount=${minimum.toFixed(2)}`,
+          token: users.heavy.token,
+        };
+      },
+      needsHeavy: true,
+      minSeconds: 5,
+    },
+    heavy('merchant', 1),
+    heavy('time_period', 1),
+    heavy('category', 4),
+    {
+      name: 'transactions page (50)',
+      connections: 32,
+      ceiling: 'engine',
+      draw: (random, users) => ({
+        path: '/v2/users/transactions?page=1&page_size=50',
+        token: pick(users.typical, random).token,
+      }),
+    },
+    {
+      name: 'profile /v1/user',
+      connections: 32,
+      ceiling: 'engine',
+      draw: (random, users) => ({ path: '/v1/user', token: pick(users.typical, random).token }),
+    },
+  ];
+}
+
+/** Run against the small store too: the size-independence comparison. */
+export function comparisonScenarios(): Scenario[] {
+  return typicalMixes();
+}
+
+/**
+ * Users active at once in the cached scenario: their 4 answers each (about 47 KB of heap per
+ * answer at 10M rows) fit the default 48 MB response cache.
+ */
+export const HOT_USERS = 200;
+
+/** Every (hot user, variant) once with the default window: the cache's steady state. */
+function everyHotDefault(users: Users): DrawnRequest[] {
+  return users.typical
+    .slice(0, HOT_USERS)
+    .flatMap((user) =>
+      VARIANT_NAMES.map((variant) => ({ path: spending(variant), token: user.token })),
+    );
+}
+
+/**
+ * The headline scenarios: cache misses first (every request new), then the default window
+ * after every (user, variant) was asked once, so each request is a repeat the response cache
+ * answers (as for users reloading a dashboard).
+ */
+function typicalMixes(): Scenario[] {
+  const mix = (name: string, connections: number, windows: 'cached' | 'misses'): Scenario => ({
+    name,
+    connections,
+    ceiling: 'engine',
+    draw: typicalSpending('mix', windows),
+    quick: true,
+    ...(windows === 'cached' && connections === 1 ? { prewarm: everyHotDefault } : {}),
+  });
+  return [
+    mix(TYPICAL_MIX_MISSES, 1, 'misses'),
+    mix(TYPICAL_MIX_MISSES, 32, 'misses'),
+    mix(TYPICAL_MIX, 1, 'cached'),
+    mix(TYPICAL_MIX, 32, 'cached'),
+  ];
+}
+
+/** A fast, seedable generator (mulberry32): independent-looking streams even for seeds 1, 2, 3. */
+export function seededRandom(seed: number): () => number {
+  let state = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
