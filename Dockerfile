@@ -28,7 +28,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATABASE_PATH=/data/finance.duckdb \
-    UV_THREADPOOL_SIZE=16
+    UV_THREADPOOL_SIZE=8 \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json ./

@@ -15,6 +15,7 @@ import { docsPlugin } from './http/docs.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { loadSheddingPlugin } from './http/load-shedding.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
+import { responseCacheOptions } from './http/response-cache.ts';
 import { securityPlugin } from './http/security.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { validatorCompiler } from './http/validation/index.ts';
@@ -92,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
   await app.register(healthPlugin);
   await app.register(userPlugin);
-  await app.register(spendingPlugin);
+  await app.register(spendingPlugin, { cache: responseCacheOptions(config) });
   await app.register(transactionsPlugin);
   await app.register(linksPlugin);
   await app.register(balancesPlugin);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseCache, responseCacheOptionsFromEnv } from '../src/http/response-cache.ts';
+import { loadConfig } from '../src/config.ts';
+import { ResponseCache, responseCacheOptions } from '../src/http/response-cache.ts';
 
 describe('ResponseCache', () => {
   it('answers repeats from the cache within one generation and drops everything on a new one', async () => {
@@ -47,12 +48,12 @@ describe('ResponseCache', () => {
   });
 
   it('is off with RESPONSE_CACHE_MB=0', async () => {
-    const options = responseCacheOptionsFromEnv({ RESPONSE_CACHE_MB: '0' });
+    const options = responseCacheOptions(loadConfig({ RESPONSE_CACHE_MB: '0' }));
     const cache = new ResponseCache<number>(options);
     let calls = 0;
     await cache.get('g', 'k', async () => ++calls);
     await cache.get('g', 'k', async () => ++calls);
     expect(calls).toBe(2);
-    expect(responseCacheOptionsFromEnv({}).maxBytes).toBe(48 * 1024 * 1024);
+    expect(responseCacheOptions(loadConfig({})).maxBytes).toBe(48 * 1024 * 1024);
   });
 });

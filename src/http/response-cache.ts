@@ -98,17 +98,10 @@ export class ResponseCache<T> {
 
 const MIB = 1024 * 1024;
 
-/**
- * Sizes from the environment until they move into config.ts: RESPONSE_CACHE_MB (default 48;
- * 0 turns caching off) and RESPONSE_CACHE_ENTRIES (default 20000).
- */
-export function responseCacheOptionsFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
-): ResponseCacheOptions {
-  const number = (value: string | undefined, fallback: number) =>
-    value !== undefined && /^\d+$/.test(value) ? Number(value) : fallback;
-  return {
-    maxBytes: number(env.RESPONSE_CACHE_MB, 48) * MIB,
-    maxEntries: number(env.RESPONSE_CACHE_ENTRIES, 20_000),
-  };
+/** The cache's bounds from the validated settings RESPONSE_CACHE_MB and RESPONSE_CACHE_ENTRIES. */
+export function responseCacheOptions(config: {
+  RESPONSE_CACHE_MB: number;
+  RESPONSE_CACHE_ENTRIES: number;
+}): ResponseCacheOptions {
+  return { maxBytes: config.RESPONSE_CACHE_MB * MIB, maxEntries: config.RESPONSE_CACHE_ENTRIES };
 }

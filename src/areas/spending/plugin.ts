@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ResponseCache, responseCacheOptionsFromEnv } from '../../http/response-cache.ts';
+import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import {
   RequestValidationError,
@@ -81,7 +81,10 @@ function spendingQuery(
   };
 }
 
-export const spendingPlugin: FastifyPluginAsyncZod = async (app) => {
+export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions }> = async (
+  app,
+  options,
+) => {
   const routeSchema = {
     tags: ['spending'],
     querystring: SpendingQueryString,
@@ -94,7 +97,7 @@ export const spendingPlugin: FastifyPluginAsyncZod = async (app) => {
 
   // The analysis depends only on the store's content and the resolved query (window included),
   // so it is cached per store generation; request_id and created_at stay per request.
-  const cache = new ResponseCache<SpendingAnalysis>(responseCacheOptionsFromEnv());
+  const cache = new ResponseCache<SpendingAnalysis>(options.cache);
 
   function analyse(withCashFlow: boolean) {
     return async (request: FastifyRequest<{ Querystring: SpendingQueryString }>) => {
