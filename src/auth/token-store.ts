@@ -4,11 +4,11 @@
  * published by atomic swap, so changes are made on a copy that then replaces the file
  * (under the same writer lock as build-db).
  */
-import { randomBytes } from 'node:crypto';
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
+  newGeneration,
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
@@ -103,9 +103,7 @@ async function changeStore<T>(
       await copyFile(target, copy);
       const result = await withConnection(copy, {}, async (conn) => {
         const outcome = await change(conn);
-        await conn.run(`UPDATE ${STORE_META_TABLE} SET generation = $1`, [
-          randomBytes(8).toString('hex'),
-        ]);
+        await conn.run(`UPDATE ${STORE_META_TABLE} SET generation = $1`, [newGeneration()]);
         await conn.run('CHECKPOINT');
         return outcome;
       });

@@ -66,3 +66,8 @@ export async function withWriteLock<T>(target: string, work: () => Promise<T>): 
     await rm(lockPath, { force: true });
   }
 }
+
+/** A new store's generation: what tells a swapped-in store (and its caches) from the last. */
+export function newGeneration(): string {
+  return randomBytes(8).toString('hex');
+}

@@ -4,12 +4,12 @@
  * SQL (see build-validate.ts), then cast and inserted in the physical order the queries
  * rely on. Nothing is replaced unless every check passes.
  */
-import { randomBytes } from 'node:crypto';
 import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DERIVED_TRANSACTION_COLUMNS, PLATFORM_RULES_FINGERPRINT } from './build-derived.ts';
 import {
+  newGeneration,
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
@@ -320,7 +320,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
 
   const buildPath = tempPathNextTo(target, 'build');
   const stagingPath = tempPathNextTo(target, 'staging');
-  const generation = randomBytes(8).toString('hex');
+  const generation = newGeneration();
   let instance: DuckDBInstance | undefined;
   let connection: DuckDBConnection | undefined;
   const closeDatabase = () => {

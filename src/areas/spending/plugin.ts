@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { rawQueryValues } from '../../http/python-query.ts';
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import {
@@ -23,8 +24,7 @@ const VALID_CATEGORIES = CATEGORIES.join(', ');
 
 /** A parameter as sent (the validated query holds parsed values): one string, or all repeats. */
 function rawParameter(request: FastifyRequest, name: string): string | string[] | null {
-  const search = request.url.indexOf('?');
-  const values = new URLSearchParams(search < 0 ? '' : request.url.slice(search + 1)).getAll(name);
+  const values = rawQueryValues(request.url, name) ?? [];
   return values.length === 0 ? null : values.length === 1 ? (values[0] as string) : values;
 }
 
