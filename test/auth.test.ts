@@ -13,7 +13,12 @@ import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../src/
 import type { Clock } from '../src/clock.ts';
 import { DuckDbStore } from '../src/store/duckdb.ts';
 import type { Store } from '../src/store/store.ts';
-import { buildStoreFromCsv, makeTempDir, writeCsvFixture } from './helpers/store.ts';
+import {
+  buildStoreFromCsv,
+  DelegatingStore,
+  makeTempDir,
+  writeCsvFixture,
+} from './helpers/store.ts';
 
 const NOT_AUTHENTICATED = { detail: 'Not authenticated' };
 const INVALID = { detail: 'Invalid authentication credentials' };
@@ -44,24 +49,17 @@ const badChecksum = (() => {
 })();
 
 /** Counts the queries the app sends to the store. */
-class CountingStore implements Store {
+class CountingStore extends DelegatingStore {
   queries = 0;
   /** Stands for a newly published store. */
   generationOverride: string | undefined;
-  constructor(private readonly inner: Store) {}
-  get generation() {
+  override get generation() {
     return this.generationOverride ?? this.inner.generation;
   }
-  query: Store['query'] = (sql, params) => {
+  override query: Store['query'] = (sql, params) => {
     this.queries++;
     return this.inner.query(sql, params);
   };
-  ping() {
-    return this.inner.ping();
-  }
-  close() {
-    return this.inner.close();
-  }
 }
 
 let app: FastifyInstance;

@@ -11,30 +11,22 @@ import { generateToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
 import { operationKey } from '../src/http/docs.ts';
 import { DuckDbStore } from '../src/store/duckdb.ts';
-import { type SqlParam, type Store, StoreUnavailableError } from '../src/store/store.ts';
+import { type Store, StoreUnavailableError } from '../src/store/store.ts';
 import { ContractChecker, contractChecker, type ObservedResponse } from './helpers/contract.ts';
-import { buildDemoStore, mintTestToken } from './helpers/store.ts';
+import { buildDemoStore, DelegatingStore, mintTestToken } from './helpers/store.ts';
 
 const TODAY = '2026-11-20';
 const USER = 'usr_jqhzo7mn41';
 
 /** The demo store, or a store that is down (every call throws StoreUnavailableError). */
-class SwitchableStore implements Store {
+class SwitchableStore extends DelegatingStore {
   down = false;
-  constructor(private readonly store: Store) {}
-  get generation() {
-    return this.store.generation;
-  }
-  query<T extends Record<string, unknown>>(sql: string, params?: readonly SqlParam[]) {
-    if (this.down) return Promise.reject(new StoreUnavailableError('store is down'));
-    return this.store.query<T>(sql, params);
-  }
-  ping() {
-    if (this.down) return Promise.reject(new StoreUnavailableError('store is down'));
-    return this.store.ping();
-  }
-  close() {
-    return this.store.close();
+  override query: Store['query'] = (sql, params) =>
+    this.down
+      ? Promise.reject(new StoreUnavailableError('store is down'))
+      : this.inner.query(sql, params);
+  override ping() {
+    return this.down ? Promise.reject(new StoreUnavailableError('store is down')) : super.ping();
   }
 }
 

@@ -10,7 +10,12 @@ import { generateToken, hashToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
 import { DuckDbStore } from '../src/store/duckdb.ts';
 import { type Store, StoreUnavailableError } from '../src/store/store.ts';
-import { buildStoreFromCsv, makeTempDir, writeCsvFixture } from './helpers/store.ts';
+import {
+  buildStoreFromCsv,
+  DelegatingStore,
+  makeTempDir,
+  writeCsvFixture,
+} from './helpers/store.ts';
 
 const token = generateToken();
 const AUTH = { authorization: `Bearer ${token}` };
@@ -28,13 +33,9 @@ const ENDPOINTS = [
 ];
 
 /** Answers the token lookup, then fails every other query the way `mode` says. */
-class FailingStore implements Store {
+class FailingStore extends DelegatingStore {
   mode: 'ok' | 'crash' | 'unavailable' = 'ok';
-  constructor(private readonly inner: Store) {}
-  get generation() {
-    return this.inner.generation;
-  }
-  query: Store['query'] = (sql, params) => {
+  override query: Store['query'] = (sql, params) => {
     if (this.mode === 'ok' || sql.includes('access_tokens')) return this.inner.query(sql, params);
     if (this.mode === 'unavailable') {
       return Promise.reject(new StoreUnavailableError('database file /secret/path is gone'));
@@ -43,12 +44,6 @@ class FailingStore implements Store {
       new Error(`Binder Error: column "secret_column" not found in SELECT * FROM transactions`),
     );
   };
-  ping() {
-    return this.inner.ping();
-  }
-  close() {
-    return this.inner.close();
-  }
 }
 
 let app: FastifyInstance;

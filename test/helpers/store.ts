@@ -2,12 +2,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mintToken } from '../../src/auth/token-store.ts';
 import { csvField } from '../../src/fixtures/csv-writer.ts';
 import { DEMO_DIR } from '../../src/fixtures/demo.ts';
 import { buildStore } from '../../src/store/build.ts';
+import type { Store } from '../../src/store/store.ts';
 
 export type FixtureValue = string | number | boolean | null;
 export type FixtureRow = Record<string, FixtureValue>;
@@ -81,5 +82,20 @@ export async function queryStoreFile<T = Record<string, unknown>>(
   } finally {
     conn.closeSync();
     instance.closeSync();
+  }
+}
+
+/** A store that hands every call to another: tests override what they count or break. */
+export class DelegatingStore implements Store {
+  constructor(protected readonly inner: Store) {}
+  get generation(): string {
+    return this.inner.generation;
+  }
+  query: Store['query'] = (sql, params) => this.inner.query(sql, params);
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+  close(): Promise<void> {
+    return this.inner.close();
   }
 }
