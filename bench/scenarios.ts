@@ -4,7 +4,7 @@
  * one answer over and over. The same draw feeds the HTTP load and the in-process engine
  * ceiling, so both measure the same mix.
  */
-import { addDays, oneYearBefore } from '../src/areas/spending/window.ts';
+import { addDays, oneYearBefore } from '../src/domain/calendar.ts';
 import type { BenchUser } from './stores.ts';
 
 export interface DrawnRequest {

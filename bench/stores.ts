@@ -13,7 +13,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { generateToken, hashToken } from '../src/auth/token.ts';
+import { generateToken, hashToken } from '../src/tokens/token.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CACHE_DIR = join(ROOT, 'bench', 'cache');
@@ -46,12 +46,12 @@ export interface BenchStore {
 type Progress = (line: string) => void;
 
 /** Files whose content decides what the generator writes / what the builder lays out. */
-const GENERATOR_FILES = ['src/fixtures', 'scripts/fixtures.ts'];
+const GENERATOR_FILES = ['src/demo-data', 'scripts/fixtures.ts'];
 const BUILDER_FILES = [
-  'src/store/build.ts',
-  'src/store/build-validate.ts',
-  'src/store/build-publish.ts',
-  'src/store/schema.ts',
+  'src/build/build.ts',
+  'src/build/validate.ts',
+  'src/build/publish.ts',
+  'src/build/schema.ts',
   'scripts/build-db.ts',
 ];
 

@@ -1,6 +1,6 @@
+import { BuildInputError, buildStore } from '../src/build/build.ts';
 import { parseCliArgs, requireOption, runCli } from '../src/cli/args.ts';
 import { databasePathFromEnv } from '../src/config.ts';
-import { BuildInputError, buildStore } from '../src/store/build.ts';
 
 const HELP = `
 Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--drop-tokens]

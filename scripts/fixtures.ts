@@ -5,8 +5,8 @@ import {
   runCli,
   UsageError,
 } from '../src/cli/args.ts';
-import { parseDay } from '../src/fixtures/days.ts';
-import { DEFAULT_END_DATE, generateFixtures } from '../src/fixtures/generator.ts';
+import { parseDay } from '../src/demo-data/days.ts';
+import { DEFAULT_END_DATE, generateFixtures } from '../src/demo-data/generator.ts';
 
 const HELP = `
 Usage: npm run fixtures -- --users N --months M --seed S --out DIR

@@ -18,10 +18,11 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { buildApp } from '../src/app.ts';
-import { mintToken } from '../src/auth/token-store.ts';
+import { buildStore } from '../src/build/build.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { createClock } from '../src/clock.ts';
-import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/fixtures/demo.ts';
+import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/demo-data/demo.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
 import {
   applyExamples,
   type DocumentExamples,
@@ -29,8 +30,7 @@ import {
   EXAMPLES_FILE,
   operationKey,
 } from '../src/http/docs.ts';
-import { buildStore } from '../src/store/build.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
+import { mintToken } from '../src/tokens/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const OPENAPI_FILE = join(ROOT, 'openapi.yaml');

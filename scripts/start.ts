@@ -5,11 +5,11 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { mintToken } from '../src/auth/token-store.ts';
+import { buildStore } from '../src/build/build.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config.ts';
-import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/fixtures/demo.ts';
-import { buildStore } from '../src/store/build.ts';
+import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/demo-data/demo.ts';
+import { mintToken } from '../src/tokens/store.ts';
 
 const HELP = `
 Usage: npm start [-- --user ID]

@@ -1,4 +1,6 @@
-import { hashToken } from '../src/auth/token.ts';
+import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
+import { DEFAULT_DATABASE_PATH, databasePathFromEnv } from '../src/config.ts';
+import { parseDay } from '../src/demo-data/days.ts';
 import {
   listTokens,
   MIN_REVOKE_PREFIX,
@@ -6,10 +8,8 @@ import {
   revokeToken,
   TOKEN_ID_LENGTH,
   tokenId,
-} from '../src/auth/token-store.ts';
-import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
-import { DEFAULT_DATABASE_PATH, databasePathFromEnv } from '../src/config.ts';
-import { parseDay } from '../src/fixtures/days.ts';
+} from '../src/tokens/store.ts';
+import { hashToken } from '../src/tokens/token.ts';
 
 const HELP = `
 Usage:

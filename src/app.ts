@@ -13,15 +13,15 @@ import { type Clock, createClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
 import { docsPlugin } from './http/docs.ts';
 import { errorsPlugin } from './http/errors.ts';
+import { validatorCompiler } from './http/fastapi/index.ts';
 import { loadSheddingPlugin } from './http/load-shedding.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { responseCacheOptions } from './http/response-cache.ts';
 import { securityPlugin } from './http/security.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
-import { validatorCompiler } from './http/validation/index.ts';
+import { storePlugin } from './http/store-plugin.ts';
 import type { Metrics } from './metrics.ts';
-import { storePlugin } from './store/plugin.ts';
-import type { Store } from './store/store.ts';
+import type { Store } from './port/store.ts';
 
 export interface AppOptions {
   store: Store;

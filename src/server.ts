@@ -7,10 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, loggerOptions } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
+import { DuckDbStore } from './engines/duckdb/pool.ts';
 import type { TlsFiles } from './http/server-options.ts';
 import { Metrics, startMetricsServer } from './metrics.ts';
-import { DuckDbStore } from './store/duckdb.ts';
-import { checkStore, type ReloadOutcome, SwappableStore, watchStoreFile } from './store/swap.ts';
+import {
+  checkStore,
+  type ReloadOutcome,
+  SwappableStore,
+  watchStoreFile,
+} from './port/swappable.ts';
 
 export interface RunningServer {
   app: FastifyInstance;

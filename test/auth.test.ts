@@ -9,10 +9,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { authorizationSchemeParam } from '../src/auth/plugin.ts';
-import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../src/auth/token.ts';
 import type { Clock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
-import type { Store } from '../src/store/store.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import type { Store } from '../src/port/store.ts';
+import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../src/tokens/token.ts';
 import {
   buildStoreFromCsv,
   DelegatingStore,

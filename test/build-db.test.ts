@@ -3,8 +3,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { hashToken } from '../src/auth/token.ts';
-import { BuildInputError, buildStore } from '../src/store/build.ts';
+import { BuildInputError, buildStore } from '../src/build/build.ts';
+import { hashToken } from '../src/tokens/token.ts';
 import {
   type FixtureRow,
   makeTempDir,

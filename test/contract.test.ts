@@ -7,11 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { generateToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
 import { operationKey } from '../src/http/docs.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
-import { type Store, StoreUnavailableError } from '../src/store/store.ts';
+import { type Store, StoreUnavailableError } from '../src/port/store.ts';
+import { generateToken } from '../src/tokens/token.ts';
 import { ContractChecker, contractChecker, type ObservedResponse } from './helpers/contract.ts';
 import { buildDemoStore, DelegatingStore, mintTestToken } from './helpers/store.ts';
 

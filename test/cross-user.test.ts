@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
 import { bearer, DEMO_TODAY, DEMO_USERS, demoStoreCopy } from './helpers/server.ts';
 import { queryStoreFile } from './helpers/store.ts';
 

@@ -6,10 +6,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { generateToken, hashToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
-import { type Store, StoreUnavailableError } from '../src/store/store.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { type Store, StoreUnavailableError } from '../src/port/store.ts';
+import { generateToken, hashToken } from '../src/tokens/token.ts';
 import {
   buildStoreFromCsv,
   DelegatingStore,

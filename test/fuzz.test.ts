@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { generateToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { generateToken } from '../src/tokens/token.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 
 const SPENDING = [

@@ -7,10 +7,10 @@ import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.ts';
-import { generateToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { generateToken } from '../src/tokens/token.ts';
 import { bearer, configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 
 let store: DuckDbStore;

@@ -2,9 +2,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../src/app.ts';
-import { generateToken } from '../src/auth/token.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { generateToken } from '../src/tokens/token.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 
 let store: DuckDbStore;

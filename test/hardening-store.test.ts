@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
-import { StoreUnavailableError } from '../src/store/store.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { StoreUnavailableError } from '../src/port/store.ts';
 import { bearer, configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 
 /** Minutes of work for one DuckDB thread, unless interrupted. */

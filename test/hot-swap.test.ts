@@ -7,9 +7,9 @@ import { copyFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import type { Row, Store } from '../src/port/store.ts';
+import { SwappableStore } from '../src/port/swappable.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
-import type { Row, Store } from '../src/store/store.ts';
-import { SwappableStore } from '../src/store/swap.ts';
 import {
   bearer,
   configOf,

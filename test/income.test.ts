@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inferPayFrequency, nextExpectedPayDate } from '../src/areas/income/pay-frequency.ts';
+import { inferPayFrequency, nextExpectedPayDate } from '../src/domain/pay-frequency.ts';
 import { type FinanceFixture, openFinanceFixture } from './fixtures/api/finance.ts';
 
 describe('inferPayFrequency', () => {

@@ -18,7 +18,7 @@ import {
 } from '../scripts/openapi.ts';
 import { buildApp } from '../src/app.ts';
 import { requestIdFor } from '../src/http/request-id.ts';
-import type { Store } from '../src/store/store.ts';
+import type { Store } from '../src/port/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 

@@ -6,11 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/areas/spending/queries.ts';
-import { TIME_PERIODS } from '../src/areas/spending/window.ts';
 import { createClock } from '../src/clock.ts';
-import { DEMO_TODAY, DEMO_USERS } from '../src/fixtures/demo.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
+import { DEMO_TODAY, DEMO_USERS } from '../src/demo-data/demo.ts';
+import { TIME_PERIODS } from '../src/domain/calendar.ts';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/engines/duckdb/spending.ts';
 import { buildDemoStore, mintTestToken } from './helpers/store.ts';
 
 let app: FastifyInstance;

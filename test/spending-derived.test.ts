@@ -4,14 +4,14 @@
  * when the store's platform fingerprint matches the code's.
  */
 import { describe, expect, it } from 'vitest';
+import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
 import {
   GROUP_BYS,
   hasCurrentDerivedColumns,
   SECONDARY_GROUP_BYS,
   sqlFor,
-} from '../src/areas/spending/queries.ts';
-import { DuckDbStore } from '../src/store/duckdb.ts';
-import type { Store } from '../src/store/store.ts';
+} from '../src/engines/duckdb/spending.ts';
+import type { Store } from '../src/port/store.ts';
 import { buildDemoStore } from './helpers/store.ts';
 
 async function rows(store: Store, sql: string, params: unknown[]) {

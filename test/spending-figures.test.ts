@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  changeFrom,
-  compareCodePoints,
-  Exact,
-  money,
-  percent,
-  rate,
-} from '../src/areas/spending/figures.ts';
+import { changeFrom, compareCodePoints, Exact, money, percent, rate } from '../src/domain/money.ts';
 
 describe('figures: exact decimals, half away from zero only when formatting', () => {
   it('money has exactly two decimals', () => {

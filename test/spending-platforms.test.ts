@@ -4,7 +4,7 @@ import {
   INVESTMENT_PLATFORMS,
   namesInvestmentPlatformSql,
   platformTextSql,
-} from '../src/areas/spending/platforms.ts';
+} from '../src/domain/platforms.ts';
 
 // The matcher runs in DuckDB's RE2, exactly as the spending query embeds it.
 let instance: DuckDBInstance;

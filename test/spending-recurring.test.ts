@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cents, isRecurring } from '../src/areas/spending/recurring.ts';
-import { addDays } from '../src/areas/spending/window.ts';
+import { addDays } from '../src/domain/calendar.ts';
+import { cents, isRecurring } from '../src/domain/spending/recurring.ts';
 
 function datesEvery(start: string, gaps: number[]): string[] {
   const dates = [start];

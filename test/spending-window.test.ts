@@ -6,7 +6,7 @@ import {
   lastTwoPeriods,
   periodKey,
   previousKey,
-} from '../src/areas/spending/window.ts';
+} from '../src/domain/calendar.ts';
 
 describe('window: end_date omitted or in the future is today', () => {
   it('omitted end_date -> today', () => {

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, isWellFormedToken } from '../src/auth/token.ts';
-import { listTokens, mintToken, revokeToken } from '../src/auth/token-store.ts';
+import { listTokens, mintToken, revokeToken } from '../src/tokens/store.ts';
+import { hashToken, isWellFormedToken } from '../src/tokens/token.ts';
 import {
   buildStoreFromCsv,
   makeTempDir,

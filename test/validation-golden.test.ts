@@ -17,7 +17,7 @@ import {
   RequestValidationError,
   validatorCompiler,
   valueError,
-} from '../src/http/validation/index.ts';
+} from '../src/http/fastapi/index.ts';
 
 /** The parameters of scripts/golden/generate_validation_golden.py, declared the same way. */
 const schemas = {

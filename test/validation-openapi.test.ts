@@ -13,7 +13,7 @@ import {
   qStr,
   queryObject,
   validatorCompiler,
-} from '../src/http/validation/index.ts';
+} from '../src/http/fastapi/index.ts';
 
 const DECIMAL_PATTERN = '^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$';
 

@@ -9,7 +9,7 @@ import {
   parseDate,
   parseDecimal,
   parseInteger,
-} from '../src/http/validation/pydantic.ts';
+} from '../src/http/fastapi/pydantic.ts';
 
 interface FuzzCase {
   kind: 'date' | 'bool' | 'decimal' | 'int';

@@ -1,7 +1,7 @@
 /** The user's accounts: the `accounts` list the transactions list and the balance history return. */
 import { z } from 'zod';
-import { ACCOUNT_TYPES, type AccountType, sqlString } from '../store/schema.ts';
-import type { Store } from '../store/store.ts';
+import { ACCOUNT_TYPES, type AccountType, sqlString } from '../build/schema.ts';
+import type { Store } from '../port/store.ts';
 
 export const Account = z
   .object({

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendDetail } from '../http/detail.ts';
-import { pyStrip } from '../http/validation/pydantic.ts';
-import { hashToken, isWellFormedToken } from './token.ts';
+import { sendDetail } from '../http/fastapi/detail.ts';
+import { pyStrip } from '../http/fastapi/pydantic.ts';
+import { hashToken, isWellFormedToken } from '../tokens/token.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

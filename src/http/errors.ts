@@ -3,10 +3,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { StoreUnavailableError } from '../store/store.ts';
-import { sendDetail } from './detail.ts';
+import { StoreUnavailableError } from '../port/store.ts';
+import { sendDetail } from './fastapi/detail.ts';
+import { isRequestValidationError } from './fastapi/index.ts';
 import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
-import { isRequestValidationError } from './validation/index.ts';
 
 /** Kept for the modules that still import it from here; its home is detail.ts. */
 

@@ -1,7 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendDetail } from './detail.ts';
+import { sendDetail } from './fastapi/detail.ts';
 
 export interface LoadSheddingOptions {
   /** Mean event-loop delay (ms) over a sample; 0 turns the check off. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { rawQueryValues } from './python-query.ts';
-import { qInt } from './validation/index.ts';
-import { parseInteger } from './validation/pydantic.ts';
+import { qInt } from './fastapi/index.ts';
+import { parseInteger } from './fastapi/pydantic.ts';
+import { rawQueryValues } from './fastapi/python-query.ts';
 
 /** api-spec.md "Limits": page_size bounds and default once paginating. */
 const PAGE_SIZE_MIN = 10;

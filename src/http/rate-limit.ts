@@ -2,8 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { authorizationSchemeParam } from '../auth/plugin.ts';
-import { hashToken } from '../auth/token.ts';
-import { sendDetail } from './detail.ts';
+import { hashToken } from '../tokens/token.ts';
+import { sendDetail } from './fastapi/detail.ts';
 
 export interface RateLimitOptions {
   /** Requests per key per window; 0 turns rate limiting off. */

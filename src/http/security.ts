@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendDetail } from './detail.ts';
+import { sendDetail } from './fastapi/detail.ts';
 
 export interface SecurityOptions {
   /** Requests with a longer URL (path and query) answer 414. */

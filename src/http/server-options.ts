@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './errors.ts';
-import { parsePythonQuery } from './python-query.ts';
+import { parsePythonQuery } from './fastapi/python-query.ts';
 import { requestIdFor } from './request-id.ts';
 
 export interface TlsFiles {

@@ -4,11 +4,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mintToken } from '../../src/auth/token-store.ts';
-import { csvField } from '../../src/fixtures/csv-writer.ts';
-import { DEMO_DIR } from '../../src/fixtures/demo.ts';
-import { buildStore } from '../../src/store/build.ts';
-import type { Store } from '../../src/store/store.ts';
+import { buildStore } from '../../src/build/build.ts';
+import { csvField } from '../../src/demo-data/csv-writer.ts';
+import { DEMO_DIR } from '../../src/demo-data/demo.ts';
+import type { Store } from '../../src/port/store.ts';
+import { mintToken } from '../../src/tokens/store.ts';
 
 export type FixtureValue = string | number | boolean | null;
 export type FixtureRow = Record<string, FixtureValue>;

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { effectiveWindow, TIME_PERIODS } from '../../domain/calendar.ts';
+import { netWorthOf } from '../../domain/net-worth.ts';
+import { qEnum, queryObject } from '../../http/fastapi/index.ts';
 import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
-import { qEnum, queryObject } from '../../http/validation/index.ts';
 import { Account, userAccounts } from '../accounts.ts';
-import { effectiveWindow, TIME_PERIODS } from '../spending/window.ts';
-import { netWorthOf } from './net-worth.ts';
 import { boundedCalendarPeriods } from './window.ts';
 import { assertWindowOrdered, rawStartDate, windowQuery } from './window-query.ts';
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AccountType } from '../../build/schema.ts';
+import { netWorthOf } from '../../domain/net-worth.ts';
 import { formatMoney, formatMoneyOrNull } from '../../http/money.ts';
 import { protectedResponses } from '../../http/schemas.ts';
-import type { AccountType } from '../../store/schema.ts';
 import { latestBalancesSql } from '../accounts.ts';
 import { balanceHistoryPlugin } from './history.ts';
-import { netWorthOf } from './net-worth.ts';
 import { BalancesResponse } from './schemas.ts';
 
 /** Each account of the user ($1) with its latest snapshot. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { ACCOUNT_TYPES } from '../../build/schema.ts';
 import { moneySchema } from '../../http/money.ts';
 import { isoDate } from '../../http/schemas.ts';
-import { ACCOUNT_TYPES } from '../../store/schema.ts';
 
 export const AccountBalance = z
   .object({

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { rawQueryValues } from '../../http/python-query.ts';
-import { qDate, RequestValidationError, valueError } from '../../http/validation/index.ts';
-import type { Window } from '../spending/window.ts';
+import type { Window } from '../../domain/calendar.ts';
+import { qDate, RequestValidationError, valueError } from '../../http/fastapi/index.ts';
+import { rawQueryValues } from '../../http/fastapi/python-query.ts';
 
 /** The analysis window's parameters, as on the spending endpoint. */
 export const windowQuery = {

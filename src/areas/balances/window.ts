@@ -1,4 +1,3 @@
-import { RequestValidationError, valueError } from '../../http/validation/index.ts';
 import {
   addDays,
   clippedPeriod,
@@ -6,7 +5,8 @@ import {
   periodKey,
   type TimePeriod,
   type Window,
-} from '../spending/window.ts';
+} from '../../domain/calendar.ts';
+import { RequestValidationError, valueError } from '../../http/fastapi/index.ts';
 
 /**
  * At most this many periods in one response (ten years of days): a daily history since the

@@ -1,14 +1,18 @@
 import { Decimal } from 'decimal.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { effectiveWindow } from '../../domain/calendar.ts';
+import { compareCodePoints } from '../../domain/money.ts';
+import {
+  inferPayFrequency,
+  nextExpectedPayDate,
+  PAY_FREQUENCIES,
+} from '../../domain/pay-frequency.ts';
+import { queryObject } from '../../http/fastapi/index.ts';
 import { formatMoney, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
-import { queryObject } from '../../http/validation/index.ts';
 import { boundedCalendarPeriods } from '../balances/window.ts';
 import { assertWindowOrdered, rawStartDate, windowQuery } from '../balances/window-query.ts';
-import { compareCodePoints } from '../spending/figures.ts';
-import { effectiveWindow } from '../spending/window.ts';
-import { inferPayFrequency, nextExpectedPayDate, PAY_FREQUENCIES } from './pay-frequency.ts';
 
 export const PayrollIncome = z
   .object({

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
-import { isoDate, protectedResponses } from '../../http/schemas.ts';
 import {
   LIABILITY_ACCOUNT_TYPES,
   LIABILITY_KINDS,
   type LiabilityAccountType,
-} from '../../store/schema.ts';
+} from '../../build/schema.ts';
+import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
+import { isoDate, protectedResponses } from '../../http/schemas.ts';
 import { accountTypesSql, latestBalancesSql } from '../accounts.ts';
 
 export const Liability = z

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LINK_STATUSES, LINK_TYPES } from '../../build/schema.ts';
+import { queryObject } from '../../http/fastapi/index.ts';
 import { paginated, paginationFields, paginationQuery } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
-import { queryObject } from '../../http/validation/index.ts';
-import { LINK_STATUSES, LINK_TYPES } from '../../store/schema.ts';
 
 const timestamp = (description: string) =>
   z.string().meta({

@@ -4,20 +4,20 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { rawQueryValues } from '../../http/python-query.ts';
-import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
-import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { CATEGORIES } from '../../build/schema.ts';
+import { effectiveWindow } from '../../domain/calendar.ts';
+import { Exact } from '../../domain/money.ts';
+import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
+import { runSpendingAnalysis, type SpendingQuery } from '../../engines/duckdb/spending.ts';
 import {
   RequestValidationError,
   type ValidationErrorItem,
   valueError,
-} from '../../http/validation/index.ts';
-import { CATEGORIES } from '../../store/schema.ts';
-import { Exact } from './figures.ts';
-import { runSpendingAnalysis, type SpendingQuery } from './queries.ts';
+} from '../../http/fastapi/index.ts';
+import { rawQueryValues } from '../../http/fastapi/python-query.ts';
+import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
+import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
-import { type SpendingAnalysis, shapeSpendingAnalysis } from './shape.ts';
-import { effectiveWindow } from './window.ts';
 
 const CATEGORY_BY_LOWER_NAME = new Map(CATEGORIES.map((name) => [name.toLowerCase(), name]));
 const VALID_CATEGORIES = CATEGORIES.join(', ');

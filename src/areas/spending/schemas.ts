@@ -1,6 +1,7 @@
 /** The spending query and the response components, under the names api-spec.md gives them. */
 import { z } from 'zod';
-import { decimalString as decimal } from '../../http/money.ts';
+import { TIME_PERIODS } from '../../domain/calendar.ts';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../engines/duckdb/spending.ts';
 import {
   qBool,
   qDate,
@@ -9,9 +10,8 @@ import {
   qList,
   qStr,
   queryObject,
-} from '../../http/validation/index.ts';
-import { GROUP_BYS, SECONDARY_GROUP_BYS } from './queries.ts';
-import { TIME_PERIODS } from './window.ts';
+} from '../../http/fastapi/index.ts';
+import { decimalString as decimal } from '../../http/money.ts';
 
 const isoDate = (description: string) =>
   z

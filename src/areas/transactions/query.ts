@@ -1,5 +1,5 @@
+import { qDate, queryObject } from '../../http/fastapi/index.ts';
 import { paginationQuery } from '../../http/pagination.ts';
-import { qDate, queryObject } from '../../http/validation/index.ts';
 
 export const TransactionListQuery = queryObject({
   transacted_at_from: qDate({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { CATEGORIES, DIRECTIONS } from '../../build/schema.ts';
 import { moneySchema } from '../../http/money.ts';
 import { paginationFields } from '../../http/pagination.ts';
 import { isoDate } from '../../http/schemas.ts';
-import { CATEGORIES, DIRECTIONS } from '../../store/schema.ts';
 import { Account } from '../accounts.ts';
 
 /** Still imported from here by src/areas/income/plugin.ts; its home is http/schemas.ts. */

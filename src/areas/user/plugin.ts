@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendDetail } from '../../http/detail.ts';
+import { sendDetail } from '../../http/fastapi/detail.ts';
 import { notFoundResponse, protectedResponses } from '../../http/schemas.ts';
 
 export const UserProfile = z

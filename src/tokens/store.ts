@@ -13,8 +13,8 @@ import {
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
-} from '../store/build-publish.ts';
-import { STORE_META_TABLE } from '../store/schema.ts';
+} from '../build/publish.ts';
+import { STORE_META_TABLE } from '../build/schema.ts';
 import { generateToken, hashToken, isWellFormedToken, TOKEN_PREFIX } from './token.ts';
 
 /** Shown instead of the hash: enough to tell tokens apart, useless to an attacker. */

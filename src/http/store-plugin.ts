@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Store } from './store.ts';
-import { isLeasable, type StoreLease } from './swap.ts';
+import type { Store } from '../port/store.ts';
+import { isLeasable, type StoreLease } from '../port/swappable.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -13,7 +13,7 @@
  * fingerprint matches its own, and otherwise evaluates the expression as before.
  */
 import { createHash } from 'node:crypto';
-import { namesInvestmentPlatformSql, platformTextSql } from '../areas/spending/platforms.ts';
+import { namesInvestmentPlatformSql, platformTextSql } from '../domain/platforms.ts';
 
 /** Whether a row (table alias `alias`) is a DEBIT naming an investment platform. */
 export function toPlatformSql(alias: string): string {

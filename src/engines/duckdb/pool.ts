@@ -11,7 +11,7 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { type Row, type SqlParam, type Store, StoreUnavailableError } from './store.ts';
+import { type Row, type SqlParam, type Store, StoreUnavailableError } from '../../port/store.ts';
 
 export interface DuckDbStoreOptions {
   /** Connections of the one instance; each runs one query at a time, in parallel with the others. */

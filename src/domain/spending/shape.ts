@@ -2,18 +2,7 @@
  * Pure shaping of the query's aggregates into the response body (decisions.md, "Grouping",
  * "include_income", "Figures"). No I/O: every rule past the SQL lives here.
  */
-import { type CashFlowFields, cashFlowFields, NO_CASH_FLOW } from './cashflow.ts';
-import {
-  byAmountThenName,
-  changeFrom,
-  compareCodePoints,
-  DAYS_PER_MONTH,
-  type Exact,
-  money,
-  percent,
-  shareOf,
-  ZERO,
-} from './figures.ts';
+
 import {
   type BreakdownAggregate,
   type EntryAggregate,
@@ -24,8 +13,7 @@ import {
   singleDayTransactionIds,
   type Totals,
   UNKNOWN_MERCHANT,
-} from './queries.ts';
-import { isRecurring } from './recurring.ts';
+} from '../../engines/duckdb/spending.ts';
 import {
   clippedPeriod,
   daysIn,
@@ -33,7 +21,20 @@ import {
   periodKey,
   previousKey,
   type TimePeriod,
-} from './window.ts';
+} from '../calendar.ts';
+import {
+  byAmountThenName,
+  changeFrom,
+  compareCodePoints,
+  DAYS_PER_MONTH,
+  type Exact,
+  money,
+  percent,
+  shareOf,
+  ZERO,
+} from '../money.ts';
+import { type CashFlowFields, cashFlowFields, NO_CASH_FLOW } from './cash-flow.ts';
+import { isRecurring } from './recurring.ts';
 
 /** Breakdown items ranked per period before the rest is folded into one `Other`. */
 export const BREAKDOWN_TOP = 10;

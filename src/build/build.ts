@@ -7,21 +7,14 @@
 import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { DERIVED_TRANSACTION_COLUMNS, PLATFORM_RULES_FINGERPRINT } from './build-derived.ts';
+import { DERIVED_TRANSACTION_COLUMNS, PLATFORM_RULES_FINGERPRINT } from './derived.ts';
 import {
   newGeneration,
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
-} from './build-publish.ts';
-import {
-  csvLines,
-  parquetRows,
-  type RowLocator,
-  stagedTable,
-  validationSql,
-} from './build-validate.ts';
+} from './publish.ts';
 import {
   type Column,
   STORE_META_TABLE,
@@ -33,6 +26,7 @@ import {
   TABLES,
   type TableName,
 } from './schema.ts';
+import { csvLines, parquetRows, type RowLocator, stagedTable, validationSql } from './validate.ts';
 
 export interface BuildOptions {
   sourceDir: string;

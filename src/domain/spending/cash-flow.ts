@@ -5,7 +5,7 @@
  * DEBIT transfers to investment platforms. Categories, include_income and min_total_amount
  * never touch it.
  */
-import { type Exact, exact, HUNDRED, money, rate, ZERO } from './figures.ts';
+import { type Exact, exact, HUNDRED, money, rate, ZERO } from '../money.ts';
 
 /** One row over the scoped rows (see queries.ts); `$9` switches it off for the legacy endpoint. */
 export const CASH_FLOW_SQL = `

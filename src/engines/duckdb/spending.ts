@@ -4,12 +4,16 @@
  * lighter breakdown, plus the summary and the cash flow. Results are exact text (DECIMAL and
  * BIGINT as strings); shape.ts turns them into the response.
  */
-import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../../store/build-derived.ts';
-import type { SqlParam, Store } from '../../store/store.ts';
-import { CASH_FLOW_SQL, type CashFlowTotals, cashFlowTotals } from './cashflow.ts';
-import { type Exact, exact } from './figures.ts';
-import { cents } from './recurring.ts';
-import type { TimePeriod, Window } from './window.ts';
+import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../../build/derived.ts';
+import type { TimePeriod, Window } from '../../domain/calendar.ts';
+import { type Exact, exact } from '../../domain/money.ts';
+import {
+  CASH_FLOW_SQL,
+  type CashFlowTotals,
+  cashFlowTotals,
+} from '../../domain/spending/cash-flow.ts';
+import { cents } from '../../domain/spending/recurring.ts';
+import type { SqlParam, Store } from '../../port/store.ts';
 
 export const GROUP_BYS = ['category', 'merchant', 'time_period'] as const;
 export type GroupBy = (typeof GROUP_BYS)[number];

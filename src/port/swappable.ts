@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type FSWatcher, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { TABLE_NAMES } from './schema.ts';
+import { TABLE_NAMES } from '../build/schema.ts';
 import { type Row, type SqlParam, type Store, StoreUnavailableError } from './store.ts';
 
 interface Handle {

@@ -2,7 +2,7 @@
  * `is_recurring` (decisions.md, "Figures"): a cadence in the distinct dates and a steady amount.
  * Inputs are the entry's counted transactions in the window.
  */
-import { dayNumber } from './window.ts';
+import { dayNumber } from '../calendar.ts';
 
 /** Cadence bands in days between neighbouring distinct dates, both ends inclusive. */
 export const CADENCE_BANDS = [
