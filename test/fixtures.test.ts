@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../src/build/schema.ts';
 import { DEMO_DIR } from '../src/demo-data/demo.ts';
 import { generateFixtures } from '../src/demo-data/generator.ts';
+import { CATEGORIES } from '../src/domain/taxonomy.ts';
 import { buildDemoStore, makeTempDir, queryStoreFile } from './helpers/store.ts';
 
 const TSX = resolve(import.meta.dirname, '../node_modules/.bin/tsx');

@@ -9,8 +9,8 @@ import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
 import { DEMO_TODAY, DEMO_USERS } from '../src/demo-data/demo.ts';
 import { TIME_PERIODS } from '../src/domain/calendar.ts';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/domain/spending/model.ts';
 import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/engines/duckdb/spending.ts';
 import { buildDemoStore, mintTestToken } from './helpers/store.ts';
 
 let app: FastifyInstance;

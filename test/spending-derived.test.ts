@@ -4,13 +4,9 @@
  * when the store's platform fingerprint matches the code's.
  */
 import { describe, expect, it } from 'vitest';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/domain/spending/model.ts';
 import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import {
-  GROUP_BYS,
-  hasCurrentDerivedColumns,
-  SECONDARY_GROUP_BYS,
-  sqlFor,
-} from '../src/engines/duckdb/spending.ts';
+import { hasCurrentDerivedColumns, sqlFor } from '../src/engines/duckdb/spending.ts';
 import type { Store } from '../src/port/store.ts';
 import { buildDemoStore } from './helpers/store.ts';
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../src/build/schema.ts';
+import { CATEGORIES } from '../src/domain/taxonomy.ts';
 import { type SpendingTestApp, spendingTestApp } from './fixtures/spending/app.ts';
 import {
   buildStoreFromCsv,

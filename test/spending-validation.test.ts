@@ -4,7 +4,7 @@
  * validation module's golden tests cover pydantic's wording in general.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../src/build/schema.ts';
+import { CATEGORIES } from '../src/domain/taxonomy.ts';
 import { basicFixtureApp, type SpendingTestApp } from './fixtures/spending/app.ts';
 
 let t: SpendingTestApp;

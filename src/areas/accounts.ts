@@ -1,6 +1,7 @@
 /** The user's accounts: the `accounts` list the transactions list and the balance history return. */
 import { z } from 'zod';
-import { ACCOUNT_TYPES, type AccountType, sqlString } from '../build/schema.ts';
+import { sqlString } from '../build/schema.ts';
+import { ACCOUNT_TYPES, type AccountType } from '../domain/taxonomy.ts';
 import type { Store } from '../port/store.ts';
 
 export const Account = z

@@ -3,45 +3,14 @@
  * The builder derives DDL, CSV column checks and casts from these definitions, so a
  * column is described once.
  */
-
-/** The category taxonomy, in the contract's order. */
-export const CATEGORIES = [
-  'Income',
-  'Transfer In',
-  'Transfer Out',
-  'Loan Payments',
-  'Bank Fees',
-  'Entertainment',
-  'Food and Drink',
-  'General Merchandise',
-  'Home Improvement',
-  'Medical',
-  'Personal Care',
-  'General Services',
-  'Government and Non-Profit',
-  'Transportation',
-  'Travel',
-  'Rent and Utilities',
-  'Other',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const DIRECTIONS = ['DEBIT', 'CREDIT'] as const;
-export const ACCOUNT_TYPES = ['depository', 'credit', 'loan', 'investment', 'other'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
-/** Account types whose balance is owed, not owned (`current` is the amount owed). */
-export const LIABILITY_ACCOUNT_TYPES = ['credit', 'loan'] as const satisfies readonly AccountType[];
-export type LiabilityAccountType = (typeof LIABILITY_ACCOUNT_TYPES)[number];
-export const LINK_TYPES = ['institution', 'payroll'] as const;
-export const LINK_STATUSES = ['active', 'error', 'disconnected'] as const;
-export const LIABILITY_KINDS = [
-  'credit_card',
-  'student_loan',
-  'mortgage',
-  'auto_loan',
-  'personal_loan',
-  'other',
-] as const;
+import {
+  ACCOUNT_TYPES,
+  CATEGORIES,
+  DIRECTIONS,
+  LIABILITY_KINDS,
+  LINK_STATUSES,
+  LINK_TYPES,
+} from '../domain/taxonomy.ts';
 
 /** DuckDB ENUM types: grouping by an ENUM is markedly cheaper than by VARCHAR. */
 export const ENUM_TYPES = {

@@ -3,8 +3,8 @@
  * as VARCHAR (NULL when absent or empty), in file order, so `rowid` gives the line. One
  * query per table finds the first problem of each bad row; 10M rows take seconds.
  */
+import { CATEGORIES } from '../domain/taxonomy.ts';
 import {
-  CATEGORIES,
   type Column,
   ENUM_TYPES,
   MAX_ID_LENGTH,

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { LIABILITY_ACCOUNT_TYPES } from '../build/schema.ts';
+import { LIABILITY_ACCOUNT_TYPES } from './taxonomy.ts';
 
 /** Account types whose balance is owed, not owned (data-contract.md: `current` is the amount owed). */
 const LIABILITY_TYPES: ReadonlySet<string> = new Set(LIABILITY_ACCOUNT_TYPES);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AccountType } from '../../build/schema.ts';
 import { netWorthOf } from '../../domain/net-worth.ts';
+import type { AccountType } from '../../domain/taxonomy.ts';
 import { formatMoney, formatMoneyOrNull } from '../../http/money.ts';
 import { protectedResponses } from '../../http/schemas.ts';
 import { latestBalancesSql } from '../accounts.ts';

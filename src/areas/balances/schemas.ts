@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_TYPES } from '../../build/schema.ts';
+import { ACCOUNT_TYPES } from '../../domain/taxonomy.ts';
 import { moneySchema } from '../../http/money.ts';
 import { isoDate } from '../../http/schemas.ts';
 

@@ -4,7 +4,7 @@ import {
   LIABILITY_ACCOUNT_TYPES,
   LIABILITY_KINDS,
   type LiabilityAccountType,
-} from '../../build/schema.ts';
+} from '../../domain/taxonomy.ts';
 import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses } from '../../http/schemas.ts';
 import { accountTypesSql, latestBalancesSql } from '../accounts.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LINK_STATUSES, LINK_TYPES } from '../../build/schema.ts';
+import { LINK_STATUSES, LINK_TYPES } from '../../domain/taxonomy.ts';
 import { queryObject } from '../../http/fastapi/index.ts';
 import { paginated, paginationFields, paginationQuery } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';

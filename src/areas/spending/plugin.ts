@@ -4,11 +4,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CATEGORIES } from '../../build/schema.ts';
 import { effectiveWindow } from '../../domain/calendar.ts';
 import { Exact } from '../../domain/money.ts';
+import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
-import { runSpendingAnalysis, type SpendingQuery } from '../../engines/duckdb/spending.ts';
+import { CATEGORIES } from '../../domain/taxonomy.ts';
+import { runSpendingAnalysis } from '../../engines/duckdb/spending.ts';
 import {
   RequestValidationError,
   type ValidationErrorItem,

@@ -1,7 +1,7 @@
 /** The spending query and the response components, under the names api-spec.md gives them. */
 import { z } from 'zod';
 import { TIME_PERIODS } from '../../domain/calendar.ts';
-import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../engines/duckdb/spending.ts';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../domain/spending/model.ts';
 import {
   qBool,
   qDate,

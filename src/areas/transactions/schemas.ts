@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORIES, DIRECTIONS } from '../../build/schema.ts';
+import { CATEGORIES, DIRECTIONS } from '../../domain/taxonomy.ts';
 import { moneySchema } from '../../http/money.ts';
 import { paginationFields } from '../../http/pagination.ts';
 import { isoDate } from '../../http/schemas.ts';

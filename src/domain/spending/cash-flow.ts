@@ -7,14 +7,6 @@
  */
 import { type Exact, exact, HUNDRED, money, rate, ZERO } from '../money.ts';
 
-/** One row over the scoped rows (see queries.ts); `$9` switches it off for the legacy endpoint. */
-export const CASH_FLOW_SQL = `
-  SELECT 'cash_flow' AS part,
-    coalesce(sum(amount) FILTER (WHERE direction = 'CREDIT'), 0) AS income,
-    coalesce(sum(amount) FILTER (WHERE direction = 'DEBIT' AND NOT to_platform), 0) AS expenses
-  FROM scoped
-  WHERE $9::BOOLEAN`;
-
 export interface CashFlowTotals {
   income: Exact;
   expenses: Exact;

@@ -4,17 +4,6 @@
  */
 
 import {
-  type BreakdownAggregate,
-  type EntryAggregate,
-  type Flow,
-  type LargestTransaction,
-  type SpendingAggregates,
-  type SpendingQuery,
-  singleDayTransactionIds,
-  type Totals,
-  UNKNOWN_MERCHANT,
-} from '../../engines/duckdb/spending.ts';
-import {
   clippedPeriod,
   daysIn,
   lastTwoPeriods,
@@ -34,6 +23,17 @@ import {
   ZERO,
 } from '../money.ts';
 import { type CashFlowFields, cashFlowFields, NO_CASH_FLOW } from './cash-flow.ts';
+import {
+  type BreakdownAggregate,
+  type EntryAggregate,
+  type Flow,
+  type LargestTransaction,
+  type SpendingAggregates,
+  type SpendingQuery,
+  singleDayTransactionIds,
+  type Totals,
+  UNKNOWN_MERCHANT,
+} from './model.ts';
 import { isRecurring } from './recurring.ts';
 
 /** Breakdown items ranked per period before the rest is folded into one `Other`. */

@@ -5,82 +5,29 @@
  * BIGINT as strings); shape.ts turns them into the response.
  */
 import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../../build/derived.ts';
-import type { TimePeriod, Window } from '../../domain/calendar.ts';
-import { type Exact, exact } from '../../domain/money.ts';
+import { exact } from '../../domain/money.ts';
+import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
 import {
-  CASH_FLOW_SQL,
-  type CashFlowTotals,
-  cashFlowTotals,
-} from '../../domain/spending/cash-flow.ts';
+  type Flow,
+  type GroupBy,
+  type LargestTransaction,
+  type SecondaryGroupBy,
+  type SpendingAggregates,
+  type SpendingQuery,
+  singleDayTransactionIds,
+  UNCATEGORIZED,
+  UNKNOWN_MERCHANT,
+} from '../../domain/spending/model.ts';
 import { cents } from '../../domain/spending/recurring.ts';
 import type { SqlParam, Store } from '../../port/store.ts';
 
-export const GROUP_BYS = ['category', 'merchant', 'time_period'] as const;
-export type GroupBy = (typeof GROUP_BYS)[number];
-export const SECONDARY_GROUP_BYS = ['category', 'merchant'] as const;
-export type SecondaryGroupBy = (typeof SECONDARY_GROUP_BYS)[number];
-export type Flow = 'spending' | 'income';
-
-export interface SpendingQuery {
-  userId: string;
-  window: Window;
-  groupBy: GroupBy;
-  timePeriod: TimePeriod;
-  /** Only meaningful with group_by=time_period. */
-  secondaryGroupBy: SecondaryGroupBy | null;
-  linkId: string | null;
-  accountIds: readonly string[];
-  /** Canonical taxonomy names. */
-  categories: readonly string[];
-  includeIncome: boolean;
-  withCashFlow: boolean;
-}
-
-export interface Totals {
-  amount: Exact;
-  count: number;
-}
-
-export type LargestTransaction = {
-  transaction_id: string;
-  amount: string;
-  date: string;
-  description: string;
-  merchant_category_code: string | null;
-};
-
-/** One listed entry: a category, merchant or period (its key) of one flow. */
-export interface EntryAggregate extends Totals {
-  flow: Flow;
-  key: string;
-  largest: LargestTransaction;
-  /** Merchant entries: distinct dates ascending and every amount, for is_recurring. */
-  dates?: string[];
-  amountsInCents?: bigint[];
-  /** Single-day period entries: the counted ids, ordered. */
-  transactionIds?: string[];
-}
-
-/** A lighter breakdown row; the keys it was grouped by are set, the others undefined. */
-export interface BreakdownAggregate extends Totals {
-  flow: Flow;
-  category?: string;
-  merchant?: string;
-  subcategory?: string;
-  period?: string;
-}
-
-export interface SpendingAggregates {
-  entries: EntryAggregate[];
-  breakdowns: BreakdownAggregate[];
-  /** The spending side: counted DEBITs. */
-  summary: { total: Exact; count: number; uniqueMerchants: number };
-  cashFlow: CashFlowTotals;
-}
-
-/** Bucket names shared by missing values and real values of the same name. */
-export const UNKNOWN_MERCHANT = 'Unknown';
-export const UNCATEGORIZED = 'Uncategorized';
+/** One row over the scoped rows (see countedCtes); `$9` switches it off for the legacy endpoint. */
+const CASH_FLOW_SQL = `
+  SELECT 'cash_flow' AS part,
+    coalesce(sum(amount) FILTER (WHERE direction = 'CREDIT'), 0) AS income,
+    coalesce(sum(amount) FILTER (WHERE direction = 'DEBIT' AND NOT to_platform), 0) AS expenses
+  FROM scoped
+  WHERE $9::BOOLEAN`;
 
 /** The account facts: joined from accounts, or copied onto the transaction row by build-db. */
 const ACCOUNT = (derived: boolean) =>
@@ -230,14 +177,6 @@ interface AnalysisRow {
 const flowOf = (direction: AnalysisRow['direction']): Flow =>
   direction === 'CREDIT' ? 'income' : 'spending';
 const defined = <T>(value: T | null): T | undefined => value ?? undefined;
-
-export function singleDayTransactionIds(query: SpendingQuery): boolean {
-  return (
-    query.groupBy === 'time_period' &&
-    query.timePeriod === 'day' &&
-    query.window.start === query.window.end
-  );
-}
 
 /** Per store generation: does the store hold derived columns computed with our platform rules? */
 const DERIVED_BY_GENERATION = new Map<string, Promise<boolean>>();

@@ -1,0 +1,188 @@
+/**
+ * The read port: everything the routes and authentication ask of the analytical store, as
+ * typed methods with domain types in and out. One adapter per engine implements it
+ * (`src/engines/<engine>/`); the SQL and each engine's query strategy live there only.
+ *
+ * Values are exact: money and other decimals arrive as decimal text (`"1234.50"`), counts as
+ * numbers, dates as `YYYY-MM-DD`, timestamps as ISO 8601 text without a zone (UTC).
+ */
+import type { Window } from '../domain/calendar.ts';
+import type { SpendingAggregates, SpendingQuery } from '../domain/spending/model.ts';
+import type { AccountType, LiabilityKind, LinkStatus, LinkType } from '../domain/taxonomy.ts';
+
+/** Exact decimal text, as the store holds it (`"12.30"`, `"-0.50"`). */
+export type DecimalText = string;
+
+export interface UserProfile {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+}
+
+export interface AccountRecord {
+  id: string;
+  link_id: string;
+  name: string;
+  mask: string | null;
+  type: AccountType;
+  subtype: string | null;
+  currency: string;
+}
+
+export interface TransactionRecord {
+  id: string;
+  external_id: string | null;
+  account_id: string;
+  transacted_at: string;
+  amount: DecimalText;
+  direction: 'DEBIT' | 'CREDIT';
+  description: string;
+  merchant_name: string | null;
+  category: string;
+  subcategory: string | null;
+  merchant_category_code: string | null;
+  is_hidden: boolean;
+  is_internal_transfer: boolean;
+  is_investment_account: boolean;
+}
+
+/** Which of the user's transactions a list shows; absent bounds are open. */
+export interface TransactionFilters {
+  from: string | null;
+  to: string | null;
+}
+
+/** A slice of a list: `limit` null means every row. */
+export interface PageWindow {
+  limit: number | null;
+  offset: number;
+}
+
+export interface DailyTotalRecord {
+  date: string;
+  debits: DecimalText;
+  credits: DecimalText;
+  count: number;
+}
+
+export interface TransactionsPage {
+  /** The page's rows, newest first (transacted_at desc, then id desc). */
+  rows: TransactionRecord[];
+  /** Every matching transaction, across all pages. */
+  total: number;
+  /** One per day present on the page, over every matching transaction of that day, newest first. */
+  dailyTotals: DailyTotalRecord[];
+}
+
+export interface LinkRecord {
+  id: string;
+  type: LinkType;
+  name: string;
+  status: LinkStatus;
+  /** ISO 8601 without a zone; fractional seconds only when there are any. */
+  created_at: string;
+  last_synced_at: string | null;
+  /** The link's accounts' ids, ascending. */
+  account_ids: string[];
+}
+
+export interface LinksPage {
+  /** Oldest first (created_at, then id). */
+  rows: LinkRecord[];
+  total: number;
+}
+
+/** An account with its latest balance snapshot (nulls when it has none). */
+export interface LatestBalanceRecord {
+  account_id: string;
+  link_id: string;
+  name: string;
+  mask: string | null;
+  type: AccountType;
+  subtype: string | null;
+  currency: string;
+  current: DecimalText | null;
+  available: DecimalText | null;
+  credit_limit: DecimalText | null;
+  as_of: string | null;
+}
+
+/** One account's balance as of one day: its latest snapshot on or before it. */
+export interface BalancePointRecord {
+  end_date: string;
+  account_id: string;
+  type: AccountType;
+  current: DecimalText | null;
+  as_of: string | null;
+}
+
+export interface PayStatementRecord {
+  link_id: string;
+  /** The payroll link's name. */
+  provider: string;
+  employer: string;
+  pay_date: string;
+  gross_pay: DecimalText;
+  net_pay: DecimalText;
+}
+
+/** Counted CREDITs of one calendar month (the spending endpoint's income basis). */
+export interface MonthlyIncomeRecord {
+  /** The month's first day, `YYYY-MM-01`. */
+  month: string;
+  total: DecimalText;
+  count: number;
+}
+
+export interface LiabilityRecord {
+  account_id: string;
+  account_name: string;
+  account_type: 'credit' | 'loan';
+  account_subtype: string | null;
+  kind: LiabilityKind | null;
+  apr: DecimalText | null;
+  minimum_payment: DecimalText | null;
+  next_payment_due_date: string | null;
+  last_payment_amount: DecimalText | null;
+  last_payment_date: string | null;
+  original_principal: DecimalText | null;
+  current_balance: DecimalText | null;
+  as_of: string | null;
+}
+
+export interface ReadPort {
+  /** Identifies the data this port reads; another value whenever new data is published. */
+  readonly generation: string;
+  /** Resolves when the store answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  profile(userId: string): Promise<UserProfile | null>;
+  /** Every account of the user, by id. */
+  accounts(userId: string): Promise<AccountRecord[]>;
+  /** A page of the user's transactions (every one when `page.limit` is null). */
+  transactions(
+    userId: string,
+    filters: TransactionFilters,
+    page: PageWindow,
+  ): Promise<TransactionsPage>;
+  links(userId: string, page: PageWindow): Promise<LinksPage>;
+  /** Every account of the user, by id, with its latest snapshot. */
+  latestBalances(userId: string): Promise<LatestBalanceRecord[]>;
+  /** For each day of `days` (ascending) and each account of the user (by id): its balance. */
+  balanceHistory(userId: string, days: readonly string[]): Promise<BalancePointRecord[]>;
+  /** The user's pay statements in the window, by pay date then id. */
+  payStatements(userId: string, window: Window): Promise<PayStatementRecord[]>;
+  /** Months of the window with counted income, in any order. */
+  monthlyIncome(userId: string, window: Window): Promise<MonthlyIncomeRecord[]>;
+  /** Every credit and loan account of the user, by id. */
+  liabilities(userId: string): Promise<LiabilityRecord[]>;
+  /** The aggregates the spending analysis is shaped from (domain/spending/shape.ts). */
+  spendingAggregates(query: SpendingQuery): Promise<SpendingAggregates>;
+}
+
+/** The store cannot answer (missing, closed, interrupted, overloaded): the API answers 503. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
