@@ -6,7 +6,7 @@
  * of the scenario's drawn requests is injected (no socket); every store query each request
  * issues is recorded with its parameters, queries started while another was in flight as one
  * parallel group (Promise.all in a handler). The load then replays random recorded requests,
- * group by group, straight on the pooled store, with as many concurrent callers as the HTTP
+ * group by group, straight on the store's connection pool, with as many concurrent callers as the HTTP
  * scenario has connections. So the mix is the API's own, auth lookup included, and no SQL
  * is copied here.
  *
@@ -16,8 +16,8 @@ import { readFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import type { Row, SqlParam, Store } from '../src/port/store.ts';
+import type { DuckDbPool, SqlParam } from '../src/engines/duckdb/pool.ts';
+import { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
 import { comparisonScenarios, mainScenarios, seededRandom, type Users } from './scenarios.ts';
 import { summarize } from './stats.ts';
@@ -41,17 +41,19 @@ interface RecordedQuery {
 }
 type RecordedRequest = RecordedQuery[][];
 
-class RecordingStore implements Store {
+type Query = DuckDbPool['query'];
+
+/**
+ * Records every query the pool runs while `recording` is set: queries started while another
+ * is in flight join its parallel group.
+ */
+class QueryRecorder {
   recording: RecordedRequest | null = null;
   private inFlight = 0;
 
-  constructor(private readonly inner: Store) {}
+  constructor(private readonly run: Query) {}
 
-  get generation() {
-    return this.inner.generation;
-  }
-
-  async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+  readonly query: Query = async (sql, params = []) => {
     if (this.recording) {
       const call = { sql, params };
       const group = this.recording.at(-1);
@@ -60,29 +62,21 @@ class RecordingStore implements Store {
     }
     this.inFlight++;
     try {
-      return await this.inner.query<T>(sql, params);
+      return await this.run(sql, params);
     } finally {
       this.inFlight--;
     }
-  }
-
-  ping() {
-    return this.inner.ping();
-  }
-
-  close() {
-    return this.inner.close();
-  }
+  };
 }
 
-async function replay(store: Store, request: RecordedRequest): Promise<void> {
+async function replay(query: Query, request: RecordedRequest): Promise<void> {
   for (const group of request) {
-    await Promise.all(group.map((call) => store.query(call.sql, call.params)));
+    await Promise.all(group.map((call) => query(call.sql, call.params)));
   }
 }
 
 async function load(
-  store: Store,
+  query: Query,
   recorded: RecordedRequest[],
   connections: number,
   seconds: number,
@@ -98,7 +92,7 @@ async function load(
       const request = recorded[Math.floor(random() * recorded.length)] as RecordedRequest;
       const begun = performance.now();
       try {
-        await replay(store, request);
+        await replay(query, request);
         latencies?.push(performance.now() - begun);
       } catch {
         errors++;
@@ -112,13 +106,15 @@ async function load(
 async function main(): Promise<void> {
   const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
   const config = loadConfig();
-  const store = await DuckDbStore.open(job.databasePath, {
+  const store = await DuckDbPort.open(job.databasePath, {
     poolSize: config.DB_POOL_SIZE,
     threads: config.DUCKDB_THREADS,
     memoryLimit: config.DUCKDB_MEMORY_LIMIT,
   });
-  const recording = new RecordingStore(store);
-  const app = await buildApp({ store: recording, clock: createClock(config.TODAY) });
+  const query: Query = store.pool.query.bind(store.pool);
+  const recording = new QueryRecorder(query);
+  store.pool.query = recording.query;
+  const app = await buildApp({ store, clock: createClock(config.TODAY) });
   const all = job.set === 'main' ? mainScenarios() : comparisonScenarios();
   try {
     for (const index of job.scenarios) {
@@ -149,7 +145,7 @@ async function main(): Promise<void> {
       }
       if (job.warmupSeconds > 0) {
         await load(
-          store,
+          query,
           recorded,
           scenario.connections,
           job.warmupSeconds,
@@ -160,7 +156,7 @@ async function main(): Promise<void> {
       await resetPeakRss(process.pid);
       const latencies: number[] = [];
       const result = await load(
-        store,
+        query,
         recorded,
         scenario.connections,
         Math.max(job.seconds, scenario.minSeconds ?? 0),

@@ -22,7 +22,7 @@ import { buildStore } from '../src/build/build.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { createClock } from '../src/clock.ts';
 import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from '../src/demo-data/demo.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import {
   applyExamples,
   type DocumentExamples,
@@ -140,7 +140,7 @@ export async function generate(): Promise<Generated> {
     const databasePath = join(dir, 'demo.duckdb');
     await buildStore({ sourceDir: DEMO_DIR, databasePath });
     const token = await mintToken({ databasePath, userId: DEMO_USER, name: 'openapi' });
-    const store = await DuckDbStore.open(databasePath);
+    const store = await DuckDbPort.open(databasePath);
     const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
     try {
       await app.ready();

@@ -21,10 +21,12 @@ import { securityPlugin } from './http/security.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { storePlugin } from './http/store-plugin.ts';
 import type { Metrics } from './metrics.ts';
-import type { Store } from './port/store.ts';
+import type { ReadPort } from './port/read-port.ts';
+import type { PortSource } from './port/swappable.ts';
 
 export interface AppOptions {
-  store: Store;
+  /** A read port, or a source of them (a swappable store). */
+  store: ReadPort | PortSource;
   clock?: Clock;
   /** Fastify logger options; off by default so tests stay quiet. */
   logger?: FastifyServerOptions['logger'];

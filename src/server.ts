@@ -7,19 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, loggerOptions } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
-import { DuckDbStore } from './engines/duckdb/pool.ts';
+import { DuckDbPort } from './engines/duckdb/port.ts';
+import { watchStoreFile } from './engines/duckdb/watch.ts';
 import type { TlsFiles } from './http/server-options.ts';
 import { Metrics, startMetricsServer } from './metrics.ts';
-import {
-  checkStore,
-  type ReloadOutcome,
-  SwappableStore,
-  watchStoreFile,
-} from './port/swappable.ts';
+import { type ReloadOutcome, SwappablePort } from './port/swappable.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
-  store: SwappableStore;
+  store: SwappablePort;
   /** The API's base URL, e.g. `https://127.0.0.1:8443`. */
   url: string;
   metricsUrl: string | null;
@@ -47,7 +43,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const https = readTlsFiles(config);
   const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
   const open = () =>
-    DuckDbStore.open(config.DATABASE_PATH, {
+    DuckDbPort.open(config.DATABASE_PATH, {
       poolSize: config.DB_POOL_SIZE,
       threads: config.DUCKDB_THREADS,
       memoryLimit: config.DUCKDB_MEMORY_LIMIT,
@@ -58,14 +54,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ...(metrics ? { onQuery: metrics.observeQuery } : {}),
     });
   const first = await open();
-  try {
-    await checkStore(first);
-  } catch (error) {
-    await first.close();
-    throw error;
-  }
   let app: FastifyInstance | undefined;
-  const store = new SwappableStore(first, {
+  const store = new SwappablePort(first, {
     open,
     log: {
       info: (object, message) => app?.log.info(object, message),

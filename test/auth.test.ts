@@ -10,13 +10,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { authorizationSchemeParam } from '../src/auth/plugin.ts';
 import type { Clock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import type { Store } from '../src/port/store.ts';
 import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../src/tokens/token.ts';
 import {
   buildStoreFromCsv,
-  DelegatingStore,
+  DelegatingPort,
   makeTempDir,
+  openStore,
   writeCsvFixture,
 } from './helpers/store.ts';
 
@@ -48,18 +47,18 @@ const badChecksum = (() => {
   return `pat_${random}${wrong}`;
 })();
 
-/** Counts the queries the app sends to the store. */
-class CountingStore extends DelegatingStore {
+/** Counts the reads the app sends to the store. */
+class CountingStore extends DelegatingPort {
   queries = 0;
   /** Stands for a newly published store. */
   generationOverride: string | undefined;
   override get generation() {
     return this.generationOverride ?? this.inner.generation;
   }
-  override query: Store['query'] = (sql, params) => {
+  protected override read<T>(_method: string, run: () => Promise<T>): Promise<T> {
     this.queries++;
-    return this.inner.query(sql, params);
-  };
+    return run();
+  }
 }
 
 let app: FastifyInstance;
@@ -119,7 +118,7 @@ beforeAll(async () => {
     ],
   });
   const databasePath = await buildStoreFromCsv(dir);
-  store = new CountingStore(await DuckDbStore.open(databasePath));
+  store = new CountingStore(await openStore(databasePath));
   app = await buildApp({ store, clock });
 });
 afterAll(async () => {

@@ -8,25 +8,26 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
 import { operationKey } from '../src/http/docs.ts';
-import { type Store, StoreUnavailableError } from '../src/port/store.ts';
+import { StoreUnavailableError } from '../src/port/read-port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { ContractChecker, contractChecker, type ObservedResponse } from './helpers/contract.ts';
-import { buildDemoStore, DelegatingStore, mintTestToken } from './helpers/store.ts';
+import {
+  buildDemoStore,
+  DelegatingPort,
+  mintTestToken,
+  openStore,
+  unusedPort,
+} from './helpers/store.ts';
 
 const TODAY = '2026-11-20';
 const USER = 'usr_jqhzo7mn41';
 
 /** The demo store, or a store that is down (every call throws StoreUnavailableError). */
-class SwitchableStore extends DelegatingStore {
+class SwitchableStore extends DelegatingPort {
   down = false;
-  override query: Store['query'] = (sql, params) =>
-    this.down
-      ? Promise.reject(new StoreUnavailableError('store is down'))
-      : this.inner.query(sql, params);
-  override ping() {
-    return this.down ? Promise.reject(new StoreUnavailableError('store is down')) : super.ping();
+  protected override read<T>(_method: string, run: () => Promise<T>): Promise<T> {
+    return this.down ? Promise.reject(new StoreUnavailableError('store is down')) : run();
   }
 }
 
@@ -79,7 +80,7 @@ describe('every endpoint answers as openapi.yaml says', () => {
   beforeAll(async () => {
     const databasePath = await buildDemoStore();
     token = await mintTestToken(databasePath, USER);
-    store = new SwitchableStore(await DuckDbStore.open(databasePath));
+    store = new SwitchableStore(await openStore(databasePath));
     app = await buildApp({ store, clock: createClock(TODAY) });
   });
   afterAll(async () => {
@@ -265,14 +266,7 @@ describe('the checker', () => {
 
 describe('the recorder', () => {
   it('checks the responses of every app the suite builds', async () => {
-    const app = await buildApp({
-      store: {
-        query: async () => [],
-        ping: async () => {},
-        generation: 'g',
-        close: async () => {},
-      },
-    });
+    const app = await buildApp({ store: unusedPort() });
     const before = globalThis.contractResponsesChecked ?? 0;
     await app.inject('/healthz');
     await app.inject('/v1/user');

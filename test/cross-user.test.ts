@@ -9,12 +9,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import { bearer, DEMO_TODAY, DEMO_USERS, demoStoreCopy } from './helpers/server.ts';
-import { queryStoreFile } from './helpers/store.ts';
+import { openStore, queryStoreFile } from './helpers/store.ts';
 
 let app: FastifyInstance;
-let store: DuckDbStore;
+let store: DuckDbPort;
 const tokens = new Map<string, string>();
 /** Every identifying string of the store (ids, external ids, emails) -> its owner. */
 const owner = new Map<string, string>();
@@ -58,7 +58,7 @@ beforeAll(async () => {
        GROUP BY 1 HAVING count(DISTINCT user_id) >= 2 ORDER BY 1 LIMIT 40`,
     )
   ).map((row) => row.day);
-  store = await DuckDbStore.open(demo.path);
+  store = await openStore(demo.path);
   app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
 });
 afterAll(async () => {

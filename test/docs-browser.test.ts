@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { Store } from '../src/port/store.ts';
+import { unusedPort } from './helpers/store.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -20,13 +20,6 @@ const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
 ];
-
-const emptyStore: Store = {
-  query: async () => [],
-  ping: async () => {},
-  generation: 'test',
-  close: async () => {},
-};
 
 describe('GET /docs in headless Chromium, network closed', () => {
   let app: FastifyInstance;
@@ -40,7 +33,7 @@ describe('GET /docs in headless Chromium, network closed', () => {
           'or set CHROMIUM_PATH',
       );
     }
-    app = await buildApp({ store: emptyStore });
+    app = await buildApp({ store: unusedPort() });
     await app.listen({ host: '127.0.0.1', port: 0 });
     origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({

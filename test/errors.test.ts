@@ -7,13 +7,13 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import { type Store, StoreUnavailableError } from '../src/port/store.ts';
+import { StoreUnavailableError } from '../src/port/read-port.ts';
 import { generateToken, hashToken } from '../src/tokens/token.ts';
 import {
   buildStoreFromCsv,
-  DelegatingStore,
+  DelegatingPort,
   makeTempDir,
+  openStore,
   writeCsvFixture,
 } from './helpers/store.ts';
 
@@ -33,17 +33,17 @@ const ENDPOINTS = [
 ];
 
 /** Answers the token lookup, then fails every other query the way `mode` says. */
-class FailingStore extends DelegatingStore {
+class FailingStore extends DelegatingPort {
   mode: 'ok' | 'crash' | 'unavailable' = 'ok';
-  override query: Store['query'] = (sql, params) => {
-    if (this.mode === 'ok' || sql.includes('access_tokens')) return this.inner.query(sql, params);
+  protected override read<T>(method: string, run: () => Promise<T>): Promise<T> {
+    if (this.mode === 'ok' || method === 'tokenOwner') return run();
     if (this.mode === 'unavailable') {
       return Promise.reject(new StoreUnavailableError('database file /secret/path is gone'));
     }
     return Promise.reject(
       new Error(`Binder Error: column "secret_column" not found in SELECT * FROM transactions`),
     );
-  };
+  }
 }
 
 let app: FastifyInstance;
@@ -80,7 +80,7 @@ beforeAll(async () => {
       { token_hash: hashToken(token), user_id: 'u1', created_at: '2024-01-01 00:00:00' },
     ],
   });
-  store = new FailingStore(await DuckDbStore.open(await buildStoreFromCsv(dir)));
+  store = new FailingStore(await openStore(await buildStoreFromCsv(dir)));
   app = await buildApp({ store, clock: createClock('2026-03-15') });
 });
 afterAll(async () => {

@@ -9,9 +9,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
+import { openStore } from './helpers/store.ts';
 
 const SPENDING = [
   'group_by',
@@ -49,12 +50,12 @@ const ENDPOINTS: Array<{ path: string; params: string[]; statuses: number[] }> =
 ];
 
 let app: FastifyInstance;
-let store: DuckDbStore;
+let store: DuckDbPort;
 let token: string;
 beforeAll(async () => {
   const demo = await demoStoreCopy(['usr_jqhzo7mn41']);
   token = demo.tokens[0] as string;
-  store = await DuckDbStore.open(demo.path);
+  store = await openStore(demo.path);
   app = await buildApp({
     store,
     clock: createClock(DEMO_TODAY),

@@ -9,18 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { bearer, configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
+import { openStore } from './helpers/store.ts';
 
-let store: DuckDbStore;
+let store: DuckDbPort;
 let tokens: string[];
 const apps: FastifyInstance[] = [];
 
 beforeAll(async () => {
   const demo = await demoStoreCopy();
   tokens = demo.tokens;
-  store = await DuckDbStore.open(demo.path);
+  store = await openStore(demo.path);
 });
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.close()));

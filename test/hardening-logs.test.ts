@@ -3,16 +3,17 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
+import { openStore } from './helpers/store.ts';
 
-let store: DuckDbStore;
+let store: DuckDbPort;
 let token: string;
 beforeAll(async () => {
   const demo = await demoStoreCopy(['usr_jqhzo7mn41']);
   token = demo.tokens[0] as string;
-  store = await DuckDbStore.open(demo.path);
+  store = await openStore(demo.path);
 });
 afterAll(() => store.close());
 

@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import { StoreUnavailableError } from '../src/port/store.ts';
+import { DuckDbPool } from '../src/engines/duckdb/pool.ts';
+import { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import { StoreUnavailableError } from '../src/port/read-port.ts';
 import { bearer, configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 
 /** Minutes of work for one DuckDB thread, unless interrupted. */
@@ -24,15 +25,15 @@ beforeAll(async () => {
 });
 
 describe('per-query time limit', () => {
-  let store: DuckDbStore;
+  let store: DuckDbPort;
   beforeAll(async () => {
-    store = await DuckDbStore.open(path, { poolSize: 1, queryTimeoutMs: 300 });
+    store = await DuckDbPort.open(path, { poolSize: 1, queryTimeoutMs: 300 });
   });
   afterAll(() => store.close());
 
   it('a query past the limit is interrupted and the request answers 503', async () => {
     const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
-    app.get('/test/slow', { config: { public: true } }, async () => app.store.query(SLOW_SQL));
+    app.get('/test/slow', { config: { public: true } }, async () => store.pool.query(SLOW_SQL));
     const started = Date.now();
     const response = await app.inject({ url: '/test/slow' });
     expect(response.statusCode).toBe(503);
@@ -46,7 +47,7 @@ describe('per-query time limit', () => {
 
   it('rejects with StoreUnavailableError and records the outcome', async () => {
     const outcomes: string[] = [];
-    const observed = await DuckDbStore.open(path, {
+    const observed = await DuckDbPool.open(path, {
       poolSize: 1,
       queryTimeoutMs: 200,
       onQuery: (_seconds, outcome) => outcomes.push(outcome),
@@ -61,14 +62,14 @@ describe('per-query time limit', () => {
 
 describe('memory limit', () => {
   it('a query that exhausts DUCKDB_MEMORY_LIMIT answers 503, not 500', async () => {
-    const store = await DuckDbStore.open(path, {
+    const store = await DuckDbPort.open(path, {
       poolSize: 1,
       memoryLimit: '20MB',
       maxTempSize: '1MB',
     });
     const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
     app.get('/test/hungry', { config: { public: true } }, async () =>
-      app.store.query(
+      store.pool.query(
         'SELECT x, count(*) AS n FROM (SELECT (random() * 1e9)::BIGINT AS x FROM range(20000000)) GROUP BY x ORDER BY n DESC LIMIT 1',
       ),
     );
@@ -82,24 +83,24 @@ describe('memory limit', () => {
 
 describe('connection queue bound', () => {
   it('callers beyond DB_MAX_QUEUE waiting for a connection get 503 at once', async () => {
-    const store = await DuckDbStore.open(path, { poolSize: 1, maxQueue: 1 });
-    const first = store.query(BRIEF_SQL);
-    const second = store.query(BRIEF_SQL);
-    await expect(store.query(BRIEF_SQL)).rejects.toThrow(/saturated/);
+    const store = await DuckDbPort.open(path, { poolSize: 1, maxQueue: 1 });
+    const first = store.pool.query(BRIEF_SQL);
+    const second = store.pool.query(BRIEF_SQL);
+    await expect(store.pool.query(BRIEF_SQL)).rejects.toThrow(/saturated/);
     await expect(Promise.all([first, second])).resolves.toHaveLength(2);
     await store.close();
   });
 });
 
 describe('DuckDB is locked down', () => {
-  let store: DuckDbStore;
+  let store: DuckDbPort;
   beforeAll(async () => {
-    store = await DuckDbStore.open(path, { poolSize: 1, threads: 1, memoryLimit: '256MB' });
+    store = await DuckDbPort.open(path, { poolSize: 1, threads: 1, memoryLimit: '256MB' });
   });
   afterAll(() => store.close());
 
   it('memory and thread limits are applied', async () => {
-    const [row] = await store.query(
+    const [row] = await store.pool.query(
       "SELECT current_setting('threads') AS threads, current_setting('memory_limit') AS memory",
     );
     expect(Number(row?.threads)).toBe(1);
@@ -113,24 +114,24 @@ describe('DuckDB is locked down', () => {
     'INSTALL httpfs',
     "COPY (SELECT 1) TO '/tmp/out.csv'",
   ])('refuses %s', async (sql) => {
-    await expect(store.query(sql)).rejects.toThrow();
+    await expect(store.pool.query(sql)).rejects.toThrow();
   });
 });
 
 describe('closing the store', () => {
   it('lets a running query finish, then refuses new ones', async () => {
-    const store = await DuckDbStore.open(path, { poolSize: 2 });
-    const running = store.query<{ n: string }>(BRIEF_SQL);
+    const store = await DuckDbPort.open(path, { poolSize: 2 });
+    const running = store.pool.query<{ n: string }>(BRIEF_SQL);
     const closed = store.close();
     await expect(running).resolves.toHaveLength(1);
     await closed;
-    await expect(store.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.pool.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });
 
 describe('load shedding', () => {
   it('past the event-loop delay threshold: 503 with Retry-After, the liveness probe still answers', async () => {
-    const store = await DuckDbStore.open(path, { poolSize: 1 });
+    const store = await DuckDbPort.open(path, { poolSize: 1 });
     const app = await buildApp({
       store,
       clock: createClock(DEMO_TODAY),

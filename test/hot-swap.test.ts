@@ -7,8 +7,8 @@ import { copyFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { Row, Store } from '../src/port/store.ts';
-import { SwappableStore } from '../src/port/swappable.ts';
+import type { ReadPort } from '../src/port/read-port.ts';
+import { SwappablePort } from '../src/port/swappable.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import {
   bearer,
@@ -17,7 +17,7 @@ import {
   demoStoreCopy,
   startServerProcess,
 } from './helpers/server.ts';
-import { makeTempDir, mintTestToken } from './helpers/store.ts';
+import { DelegatingPort, makeTempDir, mintTestToken } from './helpers/store.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,44 +26,43 @@ async function readyGeneration(baseUrl: string): Promise<string> {
   return ((await response.json()) as { store_generation: string }).store_generation;
 }
 
-/** A stand-in store that records which queries it ran and whether it was closed. */
-function fakeStore(generation: string, options: { broken?: boolean } = {}) {
+/** A stand-in read port that records which reads it ran and whether it was closed. */
+function fakePort(generation: string, options: { broken?: boolean } = {}) {
   const ran: string[] = [];
   let closed = false;
-  const store: Store = {
-    generation,
-    async query<T extends Row = Row>(sql: string) {
+  const port = new (class extends DelegatingPort {
+    override get generation() {
+      return generation;
+    }
+    protected override async read<T>(method: string): Promise<T> {
       if (closed) throw new Error(`${generation} is closed`);
-      if (options.broken && sql.includes('FROM')) throw new Error('no such table');
-      ran.push(sql);
+      if (options.broken) throw new Error('no such table');
+      ran.push(method);
       await sleep(1);
-      return [] as T[];
-    },
-    async ping() {},
-    async close() {
+      return null as T;
+    }
+    override async close() {
       closed = true;
-    },
-  };
-  return { store, ran, isClosed: () => closed };
+    }
+  })(undefined as unknown as ReadPort);
+  return { port, ran, isClosed: () => closed };
 }
 
-describe('SwappableStore', () => {
-  it('a request keeps its store across a swap; the old store closes when the last one ends', async () => {
-    const a = fakeStore('a');
-    const b = fakeStore('b');
-    const swappable = new SwappableStore(a.store, { open: async () => b.store });
+describe('SwappablePort', () => {
+  it('a lease keeps its port across a swap; the old port closes when the last one ends', async () => {
+    const a = fakePort('a');
+    const b = fakePort('b');
+    const swappable = new SwappablePort(a.port, { open: async () => b.port });
     const lease = swappable.lease();
-    await lease.run(async () => {
-      await swappable.query('q1');
-      expect(await swappable.reload('test')).toBe('swapped');
-      await swappable.query('q2');
-      expect(swappable.generation).toBe('a');
-    });
-    // Outside the request, new work goes to the new store.
-    await swappable.query('q3');
-    expect(swappable.generation).toBe('b');
-    expect(a.ran).toEqual(['q1', 'q2']);
-    expect(b.ran.at(-1)).toBe('q3');
+    await lease.port.profile('q1');
+    expect(await swappable.reload('test')).toBe('swapped');
+    await lease.port.accounts('q2');
+    expect(lease.port.generation).toBe('a');
+    // New leases get the new port.
+    await swappable.lease().port.links('q3', { limit: null, offset: 0 });
+    expect(swappable.current.generation).toBe('b');
+    expect(a.ran).toEqual(['profile', 'accounts']);
+    expect(b.ran.at(-1)).toBe('links');
     expect(a.isClosed()).toBe(false);
     lease.release();
     lease.release();
@@ -72,50 +71,50 @@ describe('SwappableStore', () => {
     expect(b.isClosed()).toBe(false);
   });
 
-  it('refuses a file that cannot be opened, or fails its check; keeps the same generation', async () => {
-    const a = fakeStore('a');
-    const broken = fakeStore('c', { broken: true });
-    const same = fakeStore('a');
+  it('refuses a store that cannot be opened or does not answer; keeps the same generation', async () => {
+    const a = fakePort('a');
+    const broken = fakePort('c', { broken: true });
+    const same = fakePort('a');
     const outcomes: string[] = [];
     const opens = [
       async () => {
         throw new Error('not a valid DuckDB database file');
       },
-      async () => broken.store,
-      async () => same.store,
+      async () => broken.port,
+      async () => same.port,
     ];
-    const swappable = new SwappableStore(a.store, {
-      open: () => (opens.shift() as () => Promise<Store>)(),
+    const swappable = new SwappablePort(a.port, {
+      open: () => (opens.shift() as () => Promise<ReadPort>)(),
       onReload: (outcome) => outcomes.push(outcome),
     });
     expect(await swappable.reload('garbage')).toBe('refused');
-    expect(await swappable.reload('missing tables')).toBe('refused');
+    expect(await swappable.reload('does not answer')).toBe('refused');
     expect(await swappable.reload('same file')).toBe('unchanged');
     expect(outcomes).toEqual(['refused', 'refused', 'unchanged']);
     expect(broken.isClosed()).toBe(true);
     expect(same.isClosed()).toBe(true);
-    expect(swappable.generation).toBe('a');
-    await swappable.query('still served');
-    expect(a.ran.at(-1)).toBe('still served');
+    expect(swappable.current.generation).toBe('a');
+    await swappable.lease().port.profile('still served');
+    expect(a.ran.at(-1)).toBe('profile');
   });
 });
 
 describe('the store plugin pins each request to its store', () => {
   it('a swap during a request does not change the store under it', async () => {
-    const a = fakeStore('a');
-    const b = fakeStore('b');
-    const swappable = new SwappableStore(a.store, { open: async () => b.store });
+    const a = fakePort('a');
+    const b = fakePort('b');
+    const swappable = new SwappablePort(a.port, { open: async () => b.port });
     const app = await buildApp({ store: swappable });
-    app.get('/test/pinned', { config: { public: true } }, async () => {
-      const before = app.store.generation;
-      await app.store.query('before swap');
+    app.get('/test/pinned', { config: { public: true } }, async (request) => {
+      const before = request.store.generation;
+      await request.store.profile('before swap');
       await swappable.reload('during the request');
-      await app.store.query('after swap');
-      return { before, after: app.store.generation };
+      await request.store.accounts('after swap');
+      return { before, after: request.store.generation };
     });
     const response = await app.inject({ url: '/test/pinned' });
     expect(response.json()).toEqual({ before: 'a', after: 'a' });
-    expect(a.ran).toEqual(['before swap', 'after swap']);
+    expect(a.ran).toEqual(['profile', 'accounts']);
     await sleep(5);
     expect(a.isClosed()).toBe(true);
     const next = await app.inject({ url: '/readyz' });

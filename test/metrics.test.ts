@@ -64,17 +64,21 @@ describe('metrics', () => {
     expect(value(text, 'store_query_duration_seconds_count{outcome="ok"}')).toBeGreaterThanOrEqual(
       3,
     );
-    expect(value(text, `store_generation_info{generation="${server.store.generation}"}`)).toBe(1);
+    expect(
+      value(text, `store_generation_info{generation="${server.store.current.generation}"}`),
+    ).toBe(1);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
   });
 
   it('follow a store swap', async () => {
-    const before = server.store.generation;
+    const before = server.store.current.generation;
     await mintTestToken(path, 'usr_jqhzo7mn41');
     expect(await server.reload('test')).toBe('swapped');
     const text = await scrape();
-    expect(server.store.generation).not.toBe(before);
-    expect(value(text, `store_generation_info{generation="${server.store.generation}"}`)).toBe(1);
+    expect(server.store.current.generation).not.toBe(before);
+    expect(
+      value(text, `store_generation_info{generation="${server.store.current.generation}"}`),
+    ).toBe(1);
     expect(text).not.toContain(`generation="${before}"`);
     expect(value(text, 'store_reloads_total{outcome="swapped"}')).toBe(1);
   });

@@ -18,7 +18,7 @@ import {
 } from '../scripts/openapi.ts';
 import { buildApp } from '../src/app.ts';
 import { requestIdFor } from '../src/http/request-id.ts';
-import type { Store } from '../src/port/store.ts';
+import { unusedPort } from './helpers/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -42,14 +42,6 @@ const document = parse(committedText) as {
 const operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
   Object.entries(byMethod).map(([method, operation]) => ({ path, method, operation })),
 );
-
-/** A store that answers nothing: enough to build the app and serve its documentation. */
-const emptyStore: Store = {
-  query: async () => [],
-  ping: async () => {},
-  generation: 'test',
-  close: async () => {},
-};
 
 describe('openapi.yaml is what the code generates', () => {
   let generated: Generated;
@@ -352,7 +344,7 @@ describe('the document', () => {
 describe('served by the app, without a token', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp({ store: emptyStore });
+    app = await buildApp({ store: unusedPort() });
   });
   afterAll(() => app.close());
 

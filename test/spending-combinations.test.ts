@@ -10,17 +10,17 @@ import { createClock } from '../src/clock.ts';
 import { DEMO_TODAY, DEMO_USERS } from '../src/demo-data/demo.ts';
 import { TIME_PERIODS } from '../src/domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/domain/spending/model.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
-import { buildDemoStore, mintTestToken } from './helpers/store.ts';
+import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import { buildDemoStore, mintTestToken, openStore } from './helpers/store.ts';
 
 let app: FastifyInstance;
-let store: DuckDbStore;
+let store: DuckDbPort;
 const tokens = new Map<string, string>();
 
 beforeAll(async () => {
   const path = await buildDemoStore();
   for (const user of DEMO_USERS) tokens.set(user, await mintTestToken(path, user));
-  store = await DuckDbStore.open(path);
+  store = await openStore(path);
   app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
 });
 

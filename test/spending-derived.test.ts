@@ -5,19 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/domain/spending/model.ts';
-import { DuckDbStore } from '../src/engines/duckdb/pool.ts';
+import { DuckDbPool } from '../src/engines/duckdb/pool.ts';
 import { hasCurrentDerivedColumns, sqlFor } from '../src/engines/duckdb/spending.ts';
-import type { Store } from '../src/port/store.ts';
 import { buildDemoStore } from './helpers/store.ts';
 
-async function rows(store: Store, sql: string, params: unknown[]) {
+async function rows(store: DuckDbPool, sql: string, params: unknown[]) {
   const result = await store.query(sql, params as never);
   return result.map((row) => JSON.stringify(row, Object.keys(row).sort())).sort();
 }
 
 describe('derived transaction columns', () => {
   it('are used on a store built by this code, with the same answers as the join path', async () => {
-    const store = await DuckDbStore.open(await buildDemoStore(), { poolSize: 2 });
+    const store = await DuckDbPool.open(await buildDemoStore(), { poolSize: 2 });
     try {
       expect(await hasCurrentDerivedColumns(store)).toBe(true);
       const users = (await store.query<{ id: string }>('SELECT id FROM users ORDER BY id')).map(
@@ -68,11 +67,8 @@ describe('derived transaction columns', () => {
   });
 
   it('are not used when the store does not record matching platform rules', async () => {
-    const fake = (generation: string, answer: () => Promise<unknown[]>): Store => ({
-      generation,
-      query: answer as Store['query'],
-      ping: async () => {},
-      close: async () => {},
+    const fake = (_generation: string, answer: () => Promise<unknown[]>) => ({
+      query: answer as DuckDbPool['query'],
     });
     expect(
       await hasCurrentDerivedColumns(fake('g-old', async () => [{ platform_rules: 'x' }])),

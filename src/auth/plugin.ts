@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendDetail } from '../http/fastapi/detail.ts';
 import { pyStrip } from '../http/fastapi/pydantic.ts';
+import type { ReadPort, TokenOwner } from '../port/read-port.ts';
 import { hashToken, isWellFormedToken } from '../tokens/token.ts';
 
 declare module 'fastify' {
@@ -9,18 +10,6 @@ declare module 'fastify' {
     /** The user who owns the presented token; set by the auth hook on every protected route. */
     userId: string;
   }
-}
-
-/** The owner of a live (not revoked) token and its expiry in epoch milliseconds, if any. */
-const TOKEN_OWNER_SQL = `
-  SELECT t.user_id, epoch_ms(t.expires_at) AS expires_at_ms
-  FROM access_tokens t JOIN users u ON u.id = t.user_id
-  WHERE t.token_hash = $1::VARCHAR AND t.revoked_at IS NULL
-  LIMIT 1`;
-
-interface TokenOwner {
-  userId: string;
-  expiresAtMs: number | null;
 }
 
 /**
@@ -69,20 +58,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('userId', '');
   const cache = new TokenOwnerCache(TOKEN_CACHE_CAPACITY);
 
-  async function tokenOwner(token: string): Promise<TokenOwner | undefined> {
+  async function tokenOwner(store: ReadPort, token: string): Promise<TokenOwner | undefined> {
     const tokenHash = hashToken(token);
-    const key = `${app.store.generation}:${tokenHash}`;
+    const key = `${store.generation}:${tokenHash}`;
     const cached = cache.get(key);
     if (cached) return cached;
-    const [row] = await app.store.query<{ user_id: string; expires_at_ms: string | null }>(
-      TOKEN_OWNER_SQL,
-      [tokenHash],
-    );
-    if (!row) return undefined;
-    const owner = {
-      userId: row.user_id,
-      expiresAtMs: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
-    };
+    const owner = await store.tokenOwner(tokenHash);
+    if (!owner) return undefined;
     cache.set(key, owner);
     return owner;
   }
@@ -95,7 +77,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       return notAuthenticated(reply);
     }
     if (!isWellFormedToken(credentials)) return invalidCredentials(reply);
-    const owner = await tokenOwner(credentials);
+    const owner = await tokenOwner(request.store, credentials);
     if (!owner || (owner.expiresAtMs !== null && owner.expiresAtMs <= Date.now())) {
       return invalidCredentials(reply);
     }

@@ -23,6 +23,7 @@ export const CATEGORIES = [
 export type Category = (typeof CATEGORIES)[number];
 
 export const DIRECTIONS = ['DEBIT', 'CREDIT'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
 export const ACCOUNT_TYPES = ['depository', 'credit', 'loan', 'investment', 'other'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 /** Account types whose balance is owed, not owned (`current` is the amount owed). */

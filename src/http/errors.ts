@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { StoreUnavailableError } from '../port/store.ts';
+import { StoreUnavailableError } from '../port/read-port.ts';
 import { sendDetail } from './fastapi/detail.ts';
 import { isRequestValidationError } from './fastapi/index.ts';
 import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';

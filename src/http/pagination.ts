@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PageWindow } from '../port/read-port.ts';
 import { qInt } from './fastapi/index.ts';
 import { parseInteger } from './fastapi/pydantic.ts';
 import { rawQueryValues } from './fastapi/python-query.ts';
@@ -27,7 +28,7 @@ export const paginationQuery = {
 export interface PageRequest {
   page: number;
   pageSize: number;
-  /** SQL OFFSET of the page's first row. */
+  /** Rows before the page's first. */
   offset: number;
 }
 
@@ -67,12 +68,6 @@ export function pageLinks(
   };
 }
 
-/** What a list query is given: LIMIT (null: every row) and OFFSET. */
-export interface PageWindow {
-  limit: number | null;
-  offset: number;
-}
-
 export interface Paginated<T> extends PageLinks {
   count: number;
   rows: T[];
@@ -80,22 +75,19 @@ export interface Paginated<T> extends PageLinks {
 
 /**
  * A list endpoint's pagination: the rows of the page the query asks for (every row when it asks
- * for none), fetched together with the total count when paginating (without pagination the count
- * is the number of rows and `fetchCount` is not called), and the links.
+ * for none) with the total count across pages, and the links.
  */
-export async function paginated<T>(
+export async function paginated<T, P extends { rows: T[]; total: number }>(
   requestUrl: string,
   query: { page?: number | undefined; page_size?: number | undefined },
-  fetchRows: (window: PageWindow) => Promise<T[]>,
-  fetchCount: () => Promise<number>,
-): Promise<Paginated<T>> {
+  fetchPage: (window: PageWindow) => Promise<P>,
+): Promise<Omit<P, 'total'> & Paginated<T>> {
   const page = pageRequest(query);
-  const [rows, total] = await Promise.all([
-    fetchRows({ limit: page?.pageSize ?? null, offset: page?.offset ?? 0 }),
-    page ? fetchCount() : undefined,
-  ]);
-  const count = total ?? rows.length;
-  return { count, ...pageLinks(requestUrl, page, count), rows };
+  const { total, ...result } = await fetchPage({
+    limit: page?.pageSize ?? null,
+    offset: page?.offset ?? 0,
+  });
+  return { ...result, count: total, ...pageLinks(requestUrl, page, total) };
 }
 
 /** The page number exactly as validated: past 2^53 the number is rounded, the query is not. */

@@ -1,36 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Store } from '../port/store.ts';
-import { isLeasable, type StoreLease } from '../port/swappable.ts';
+import type { ReadPort } from '../port/read-port.ts';
+import { fixedSource, isPortSource, type PortSource } from '../port/swappable.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    store: Store;
+    /** Where requests get their read port; the app does not own its lifecycle. */
+    store: PortSource;
   }
   interface FastifyRequest {
-    /** The store this request started on (hot-swappable stores only). */
-    storeLease: StoreLease | null;
+    /** The read port this request started on: every query of the request goes to it. */
+    store: ReadPort;
   }
 }
 
 /**
- * Makes the store available to every area as `app.store`; the app does not own its lifecycle.
- * With a swappable store, each request keeps the store it started on until its response is
- * sent, so a swap never changes the data under a request.
+ * Gives every request the read port current when it arrived (`request.store`) and keeps it
+ * until the response is sent, so a swap to a new generation never changes the data under a
+ * request.
  */
-export const storePlugin = fp<{ store: Store }>(async (app: FastifyInstance, { store }) => {
-  app.decorate('store', store);
-  if (!isLeasable(store)) return;
-  app.decorateRequest('storeLease', null);
-  app.addHook('onRequest', (request, reply, done) => {
-    const lease = store.lease();
-    request.storeLease = lease;
-    reply.raw.once('close', lease.release);
-    lease.run(done);
-  });
-  const release = async (request: { storeLease: StoreLease | null }) => {
-    request.storeLease?.release();
-  };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
-});
+export const storePlugin = fp<{ store: ReadPort | PortSource }>(
+  async (app: FastifyInstance, options) => {
+    const source = isPortSource(options.store) ? options.store : fixedSource(options.store);
+    app.decorate('store', source);
+    app.decorateRequest('store', null as unknown as ReadPort);
+    const releases = new WeakMap<object, () => void>();
+    app.addHook('onRequest', async (request, reply) => {
+      const lease = source.lease();
+      request.store = lease.port;
+      releases.set(request, lease.release);
+      // Whichever comes first; a lease ignores a second release.
+      reply.raw.once('close', lease.release);
+    });
+    const release = async (request: object) => releases.get(request)?.();
+    app.addHook('onResponse', release);
+    app.addHook('onRequestAbort', release);
+  },
+);

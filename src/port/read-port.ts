@@ -8,7 +8,14 @@
  */
 import type { Window } from '../domain/calendar.ts';
 import type { SpendingAggregates, SpendingQuery } from '../domain/spending/model.ts';
-import type { AccountType, LiabilityKind, LinkStatus, LinkType } from '../domain/taxonomy.ts';
+import type {
+  AccountType,
+  Category,
+  Direction,
+  LiabilityKind,
+  LinkStatus,
+  LinkType,
+} from '../domain/taxonomy.ts';
 
 /** Exact decimal text, as the store holds it (`"12.30"`, `"-0.50"`). */
 export type DecimalText = string;
@@ -36,10 +43,10 @@ export interface TransactionRecord {
   account_id: string;
   transacted_at: string;
   amount: DecimalText;
-  direction: 'DEBIT' | 'CREDIT';
+  direction: Direction;
   description: string;
   merchant_name: string | null;
-  category: string;
+  category: Category;
   subcategory: string | null;
   merchant_category_code: string | null;
   is_hidden: boolean;
@@ -151,6 +158,12 @@ export interface LiabilityRecord {
   as_of: string | null;
 }
 
+/** The user a live (not revoked) token belongs to, and when it expires (epoch ms), if ever. */
+export interface TokenOwner {
+  userId: string;
+  expiresAtMs: number | null;
+}
+
 export interface ReadPort {
   /** Identifies the data this port reads; another value whenever new data is published. */
   readonly generation: string;
@@ -158,6 +171,8 @@ export interface ReadPort {
   ping(): Promise<void>;
   close(): Promise<void>;
 
+  /** The owner of a live token with this hash, provided the user exists; null otherwise. */
+  tokenOwner(tokenHash: string): Promise<TokenOwner | null>;
   profile(userId: string): Promise<UserProfile | null>;
   /** Every account of the user, by id. */
   accounts(userId: string): Promise<AccountRecord[]>;

@@ -1,24 +1,24 @@
 /**
- * Hot swap of the store. Writers publish a new file at the store's path by atomic rename
- * (build-publish.ts); the server notices (directory watch, or SIGHUP), opens the new file,
- * checks it, and switches new requests to it. A request keeps the store it started on for
- * all of its queries (an AsyncLocalStorage lease), so in-flight requests finish on the old
- * store, which is closed once the last of them is done. A file that cannot be opened or
- * checked is refused and the old store keeps serving.
+ * Hot swap of the store, whatever the engine. A new generation is published (a new file
+ * renamed into place, a new version row); the engine's watcher (or SIGHUP) calls `reload`,
+ * which opens a port on it and switches new requests to it. A request leases the port it
+ * started on and keeps it for all its queries, so in-flight requests finish on the old
+ * generation, whose port is closed once the last of them is done. A generation that cannot be
+ * opened or does not answer is refused and the current one keeps serving.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { type FSWatcher, watch } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
-import { TABLE_NAMES } from '../build/schema.ts';
-import { type Row, type SqlParam, type Store, StoreUnavailableError } from './store.ts';
+import type { ReadPort } from './read-port.ts';
 
-interface Handle {
-  readonly store: Store;
-  /** Leases (requests) and queries still using this store. */
-  users: number;
-  retired: boolean;
-  closed: boolean;
+/** One request's hold on the port it started with; release exactly once (extra calls are ignored). */
+export interface PortLease {
+  readonly port: ReadPort;
+  release(): void;
+}
+
+/** Where requests get their port: a fixed one, or a swappable one. */
+export interface PortSource {
+  /** The port new requests get. */
+  readonly current: ReadPort;
+  lease(): PortLease;
 }
 
 export type ReloadOutcome = 'swapped' | 'unchanged' | 'refused';
@@ -29,80 +29,71 @@ export interface SwapLogger {
   error(object: object, message: string): void;
 }
 
-/** One request's hold on the store it started with; release exactly once (extra calls are ignored). */
-export interface StoreLease {
-  run<T>(fn: () => T): T;
-  release(): void;
-}
-
-export interface SwappableStoreOptions {
-  /** Opens the file currently published at the path. */
-  open: () => Promise<Store>;
+export interface SwappablePortOptions {
+  /** Opens a port on the generation currently published (checked by the engine). */
+  open: () => Promise<ReadPort>;
   log?: SwapLogger;
   /** After every reload attempt (metrics). */
   onReload?: (outcome: ReloadOutcome, generation: string) => void;
 }
 
-const silent: SwapLogger = { info() {}, warn() {}, error() {} };
-
-/** Checks a freshly opened store before it serves: it answers, and every table is there. */
-export async function checkStore(store: Store): Promise<void> {
-  await store.ping();
-  for (const table of TABLE_NAMES) await store.query(`SELECT * FROM ${table} LIMIT 0`);
+interface Handle {
+  readonly port: ReadPort;
+  /** Leases (requests) still using this port. */
+  users: number;
+  retired: boolean;
+  closed: boolean;
 }
 
-export class SwappableStore implements Store {
-  private current: Handle;
-  private readonly pinned = new AsyncLocalStorage<Handle>();
+const silent: SwapLogger = { info() {}, warn() {}, error() {} };
+
+/** A port that never changes, as a source. */
+export function fixedSource(port: ReadPort): PortSource {
+  const lease: PortLease = { port, release() {} };
+  return { current: port, lease: () => lease };
+}
+
+export function isPortSource(store: ReadPort | PortSource): store is PortSource {
+  return typeof (store as { lease?: unknown }).lease === 'function';
+}
+
+export class SwappablePort implements PortSource {
+  private handle: Handle;
   private readonly log: SwapLogger;
   private reloading: Promise<ReloadOutcome> = Promise.resolve('unchanged');
   private closed = false;
 
   constructor(
-    first: Store,
-    private readonly options: SwappableStoreOptions,
+    first: ReadPort,
+    private readonly options: SwappablePortOptions,
   ) {
-    this.current = { store: first, users: 0, retired: false, closed: false };
+    this.handle = { port: first, users: 0, retired: false, closed: false };
     this.log = options.log ?? silent;
   }
 
-  /** The generation this request sees: the pinned store's, else the current one's. */
-  get generation(): string {
-    return this.handle().store.generation;
+  get current(): ReadPort {
+    return this.handle.port;
   }
 
-  async query<T extends Row = Row>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
-    const handle = this.handle();
-    handle.users++;
-    try {
-      return await handle.store.query<T>(sql, params);
-    } finally {
-      this.unuse(handle);
-    }
-  }
-
-  async ping(): Promise<void> {
-    await this.query('SELECT 1 AS ok');
-  }
-
-  /** Pins the current store for everything `run` starts, until `release`. */
-  lease(): StoreLease {
-    const handle = this.current;
+  /** Pins the current port until `release`. */
+  lease(): PortLease {
+    const handle = this.handle;
     handle.users++;
     let released = false;
     return {
-      run: (fn) => this.pinned.run(handle, fn),
+      port: handle.port,
       release: () => {
         if (released) return;
         released = true;
-        this.unuse(handle);
+        handle.users--;
+        this.maybeClose(handle);
       },
     };
   }
 
   /**
-   * Opens the published file and, when it is a different generation that answers, makes it
-   * current. Reloads run one at a time; a failure leaves the current store serving.
+   * Opens the published generation and, when it is a different one that answers, makes it
+   * current. Reloads run one at a time; a failure leaves the current port serving.
    */
   reload(reason: string): Promise<ReloadOutcome> {
     this.reloading = this.reloading.then(() => this.reloadNow(reason));
@@ -113,16 +104,16 @@ export class SwappableStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.reloading;
-    const handle = this.current;
+    const handle = this.handle;
     handle.retired = true;
     handle.closed = true;
-    await handle.store.close();
+    await handle.port.close();
   }
 
   private async reloadNow(reason: string): Promise<ReloadOutcome> {
     if (this.closed) return 'unchanged';
-    const previous = this.current.store.generation;
-    let next: Store;
+    const previous = this.handle.port.generation;
+    let next: ReadPort;
     try {
       next = await this.options.open();
     } catch (error) {
@@ -134,13 +125,13 @@ export class SwappableStore implements Store {
         this.options.onReload?.('unchanged', previous);
         return 'unchanged';
       }
-      await checkStore(next);
+      await next.ping();
     } catch (error) {
       await next.close().catch(() => {});
       return this.refused(reason, error);
     }
-    const old = this.current;
-    this.current = { store: next, users: 0, retired: false, closed: false };
+    const old = this.handle;
+    this.handle = { port: next, users: 0, retired: false, closed: false };
     old.retired = true;
     this.maybeClose(old);
     this.log.info(
@@ -154,81 +145,23 @@ export class SwappableStore implements Store {
   private refused(reason: string, error: unknown): ReloadOutcome {
     const message = error instanceof Error ? error.message : String(error);
     this.log.error(
-      { reason, error: message, generation: this.current.store.generation },
+      { reason, error: message, generation: this.handle.port.generation },
       'new store refused: the current store keeps serving',
     );
-    this.options.onReload?.('refused', this.current.store.generation);
+    this.options.onReload?.('refused', this.handle.port.generation);
     return 'refused';
-  }
-
-  private handle(): Handle {
-    if (this.closed) throw new StoreUnavailableError('store is closed');
-    const pinned = this.pinned.getStore();
-    return pinned && !pinned.closed ? pinned : this.current;
-  }
-
-  private unuse(handle: Handle): void {
-    handle.users--;
-    this.maybeClose(handle);
   }
 
   private maybeClose(handle: Handle): void {
     if (!handle.retired || handle.users > 0 || handle.closed) return;
     handle.closed = true;
-    handle.store.close().then(
-      () => this.log.info({ generation: handle.store.generation }, 'old store closed'),
+    handle.port.close().then(
+      () => this.log.info({ generation: handle.port.generation }, 'old store closed'),
       (error: unknown) =>
         this.log.warn(
-          { error: String(error), generation: handle.store.generation },
+          { error: String(error), generation: handle.port.generation },
           'old store close failed',
         ),
     );
   }
-}
-
-/** A store that can pin itself per request (the store plugin uses it when present). */
-export function isLeasable(store: Store): store is Store & { lease(): StoreLease } {
-  return typeof (store as { lease?: unknown }).lease === 'function';
-}
-
-/**
- * Calls `onPublish` (debounced) when a new file appears at `path`: writers rename into the
- * directory, so the directory is watched, filtered by name and by file identity.
- */
-export function watchStoreFile(
-  path: string,
-  onPublish: () => void,
-  debounceMs = 500,
-): { close(): void } {
-  const target = resolve(path);
-  const name = basename(target);
-  let identity = '';
-  let timer: NodeJS.Timeout | undefined;
-  const identify = async () => {
-    const info = await stat(target).catch(() => undefined);
-    return info ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}` : '';
-  };
-  void identify().then((first) => {
-    identity ||= first;
-  });
-  const fire = async () => {
-    const now = await identify();
-    if (!now || now === identity) return;
-    identity = now;
-    onPublish();
-  };
-  const watcher: FSWatcher = watch(dirname(target), (_event, filename) => {
-    if (filename !== null && filename.toString() !== name) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void fire(), debounceMs);
-    timer.unref();
-  });
-  watcher.unref();
-  watcher.on('error', () => {});
-  return {
-    close() {
-      clearTimeout(timer);
-      watcher.close();
-    },
-  };
 }

@@ -7,7 +7,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { buildStore } from '../../src/build/build.ts';
 import { csvField } from '../../src/demo-data/csv-writer.ts';
 import { DEMO_DIR } from '../../src/demo-data/demo.ts';
-import type { Store } from '../../src/port/store.ts';
+import type { Window } from '../../src/domain/calendar.ts';
+import type { SpendingQuery } from '../../src/domain/spending/model.ts';
+import { DuckDbPort, type DuckDbPortOptions } from '../../src/engines/duckdb/port.ts';
+import type { PageWindow, ReadPort, TransactionFilters } from '../../src/port/read-port.ts';
 import { mintToken } from '../../src/tokens/store.ts';
 
 export type FixtureValue = string | number | boolean | null;
@@ -85,17 +88,76 @@ export async function queryStoreFile<T = Record<string, unknown>>(
   }
 }
 
-/** A store that hands every call to another: tests override what they count or break. */
-export class DelegatingStore implements Store {
-  constructor(protected readonly inner: Store) {}
+/** Opens a read port on a store file (the test suites' one way in). */
+export function openStore(
+  databasePath: string,
+  options: DuckDbPortOptions = {},
+): Promise<DuckDbPort> {
+  return DuckDbPort.open(databasePath, options);
+}
+
+/**
+ * A read port that hands every call to another. Every read goes through `read`, named after
+ * the port method: tests override it to count, delay or break reads.
+ */
+export class DelegatingPort implements ReadPort {
+  constructor(protected readonly inner: ReadPort) {}
+  protected read<T>(_method: keyof ReadPort, run: () => Promise<T>): Promise<T> {
+    return run();
+  }
   get generation(): string {
     return this.inner.generation;
   }
-  query: Store['query'] = (sql, params) => this.inner.query(sql, params);
-  ping(): Promise<void> {
-    return this.inner.ping();
+  ping() {
+    return this.read('ping', () => this.inner.ping());
   }
-  close(): Promise<void> {
+  close() {
     return this.inner.close();
   }
+  tokenOwner(tokenHash: string) {
+    return this.read('tokenOwner', () => this.inner.tokenOwner(tokenHash));
+  }
+  profile(userId: string) {
+    return this.read('profile', () => this.inner.profile(userId));
+  }
+  accounts(userId: string) {
+    return this.read('accounts', () => this.inner.accounts(userId));
+  }
+  transactions(userId: string, filters: TransactionFilters, page: PageWindow) {
+    return this.read('transactions', () => this.inner.transactions(userId, filters, page));
+  }
+  links(userId: string, page: PageWindow) {
+    return this.read('links', () => this.inner.links(userId, page));
+  }
+  latestBalances(userId: string) {
+    return this.read('latestBalances', () => this.inner.latestBalances(userId));
+  }
+  balanceHistory(userId: string, days: readonly string[]) {
+    return this.read('balanceHistory', () => this.inner.balanceHistory(userId, days));
+  }
+  payStatements(userId: string, window: Window) {
+    return this.read('payStatements', () => this.inner.payStatements(userId, window));
+  }
+  monthlyIncome(userId: string, window: Window) {
+    return this.read('monthlyIncome', () => this.inner.monthlyIncome(userId, window));
+  }
+  liabilities(userId: string) {
+    return this.read('liabilities', () => this.inner.liabilities(userId));
+  }
+  spendingAggregates(query: SpendingQuery) {
+    return this.read('spendingAggregates', () => this.inner.spendingAggregates(query));
+  }
+}
+
+/** A read port for apps whose tests never reach the store: every read fails. */
+export function unusedPort(): ReadPort {
+  return new (class extends DelegatingPort {
+    override get generation() {
+      return 'unused';
+    }
+    protected override read<T>(method: string): Promise<T> {
+      return Promise.reject(new Error(`the store was not expected to be read (${method})`));
+    }
+    override async close() {}
+  })(undefined as unknown as ReadPort);
 }

@@ -5,7 +5,8 @@ import { netWorthOf } from '../../domain/net-worth.ts';
 import { qEnum, queryObject } from '../../http/fastapi/index.ts';
 import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
-import { Account, userAccounts } from '../accounts.ts';
+import type { BalancePointRecord } from '../../port/read-port.ts';
+import { Account } from '../accounts.ts';
 import { boundedCalendarPeriods } from './window.ts';
 import { assertWindowOrdered, rawStartDate, windowQuery } from './window-query.ts';
 
@@ -64,28 +65,6 @@ const BalanceHistoryQuery = queryObject({
   }),
 });
 
-/**
- * For every (period end, account of the user): the latest snapshot on or before that day.
- * $1 user, $2 the period ends as text.
- */
-const HISTORY_SQL = `
-  WITH period_ends AS (SELECT unnest($2::VARCHAR[])::DATE AS end_date),
-  grid AS (
-    SELECT p.end_date, a.id AS account_id, a.type
-    FROM period_ends p CROSS JOIN (SELECT id, type FROM accounts WHERE user_id = $1) a)
-  SELECT g.end_date, g.account_id, g.type, b.current, b.as_of
-  FROM grid g
-  ASOF LEFT JOIN balances b ON b.account_id = g.account_id AND g.end_date >= b.as_of
-  ORDER BY g.end_date, g.account_id`;
-
-type HistoryRow = {
-  end_date: string;
-  account_id: string;
-  type: string;
-  current: string | null;
-  as_of: string | null;
-};
-
 export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v1/users/balance-history',
@@ -106,10 +85,13 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
       assertWindowOrdered(request, window);
       const periods = boundedCalendarPeriods(window, time_period, rawStartDate(request));
       const [rows, accounts] = await Promise.all([
-        app.store.query<HistoryRow>(HISTORY_SQL, [request.userId, periods.map((p) => p.end)]),
-        userAccounts(app.store, request.userId),
+        request.store.balanceHistory(
+          request.userId,
+          periods.map((p) => p.end),
+        ),
+        request.store.accounts(request.userId),
       ]);
-      const rowsByEnd = new Map<string, HistoryRow[]>();
+      const rowsByEnd = new Map<string, BalancePointRecord[]>();
       for (const row of rows) {
         const group = rowsByEnd.get(row.end_date);
         if (group) group.push(row);

@@ -33,9 +33,9 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Readiness, 503: ErrorDetail },
       },
     },
-    async () => {
-      await app.store.ping();
-      return { status: 'ready' as const, store_generation: app.store.generation };
+    async (request) => {
+      await request.store.ping();
+      return { status: 'ready' as const, store_generation: request.store.generation };
     },
   );
 };

@@ -11,6 +11,7 @@ import {
 import { queryObject } from '../../http/fastapi/index.ts';
 import { formatMoney, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
+import type { PayStatementRecord } from '../../port/read-port.ts';
 import { boundedCalendarPeriods } from '../balances/window.ts';
 import { assertWindowOrdered, rawStartDate, windowQuery } from '../balances/window-query.ts';
 
@@ -70,32 +71,6 @@ export const IncomeResponse = z
 
 const IncomeQuery = queryObject(windowQuery);
 
-/** $1 user, $2 window start, $3 window end. */
-const PAY_STATEMENTS_SQL = `
-  SELECT p.link_id, l.name AS provider, p.employer, p.pay_date, p.gross_pay, p.net_pay
-  FROM pay_statements p JOIN links l ON l.id = p.link_id AND l.user_id = $1
-  WHERE p.user_id = $1 AND p.pay_date BETWEEN $2::DATE AND $3::DATE
-  ORDER BY p.pay_date, p.id`;
-
-const MONTHLY_INCOME_SQL = `
-  SELECT date_trunc('month', t.transacted_at)::DATE AS month, sum(t.amount) AS total, count(*) AS count
-  FROM transactions t JOIN accounts a ON a.id = t.account_id AND a.user_id = $1
-  WHERE t.user_id = $1
-    AND t.transacted_at BETWEEN $2::DATE AND $3::DATE
-    AND t.direction = 'CREDIT' AND NOT t.is_hidden AND NOT t.is_internal_transfer
-    AND a.type <> 'investment'
-  GROUP BY 1`;
-
-type PayStatementRow = {
-  link_id: string;
-  provider: string;
-  employer: string;
-  pay_date: string;
-  gross_pay: string;
-  net_pay: string;
-};
-type MonthlyRow = { month: string; total: string; count: string };
-
 export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v1/users/income',
@@ -117,10 +92,9 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
       assertWindowOrdered(request, window);
       // Checked before any query: an over-long window is refused without scanning it.
       const months = boundedCalendarPeriods(window, 'month', rawStartDate(request));
-      const params = [request.userId, window.start, window.end];
       const [statements, monthlyRows] = await Promise.all([
-        app.store.query<PayStatementRow>(PAY_STATEMENTS_SQL, params),
-        app.store.query<MonthlyRow>(MONTHLY_INCOME_SQL, params),
+        request.store.payStatements(request.userId, window),
+        request.store.monthlyIncome(request.userId, window),
       ]);
       const byMonth = new Map(monthlyRows.map((row) => [row.month.slice(0, 7), row]));
       const monthly = months.map((month) => {
@@ -129,7 +103,7 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
           start_date: month.start,
           end_date: month.end,
           total: formatMoney(row?.total ?? 0),
-          transaction_count: Number(row?.count ?? 0),
+          transaction_count: row?.count ?? 0,
         };
       });
       const totalIncome = monthlyRows.reduce((sum, row) => sum.plus(row.total), new Decimal(0));
@@ -145,8 +119,8 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
 };
 
 /** Groups statements (ascending by pay date) per (link, employer). */
-function payrollIncome(statements: readonly PayStatementRow[]): z.infer<typeof PayrollIncome>[] {
-  const groups = new Map<string, PayStatementRow[]>();
+function payrollIncome(statements: readonly PayStatementRecord[]): z.infer<typeof PayrollIncome>[] {
+  const groups = new Map<string, PayStatementRecord[]>();
   for (const statement of statements) {
     const key = JSON.stringify([statement.employer, statement.link_id]);
     const group = groups.get(key);
@@ -155,7 +129,7 @@ function payrollIncome(statements: readonly PayStatementRow[]): z.infer<typeof P
   }
   return [...groups.values()]
     .map((group) => {
-      const first = group[0] as PayStatementRow;
+      const first = group[0] as PayStatementRecord;
       const payDates = [...new Set(group.map((statement) => statement.pay_date))];
       const frequency = inferPayFrequency(payDates);
       return {

@@ -3,11 +3,9 @@ import { z } from 'zod';
 import {
   LIABILITY_ACCOUNT_TYPES,
   LIABILITY_KINDS,
-  type LiabilityAccountType,
 } from '../../domain/taxonomy.ts';
 import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses } from '../../http/schemas.ts';
-import { accountTypesSql, latestBalancesSql } from '../accounts.ts';
 
 export const Liability = z
   .object({
@@ -49,22 +47,6 @@ export const LiabilitiesResponse = z
   })
   .meta({ id: 'LiabilitiesResponse', description: 'The user’s credit and loan liabilities.' });
 
-const LIABILITIES_SQL = `
-  SELECT a.id AS account_id, a.name AS account_name, a.type AS account_type,
-         a.subtype AS account_subtype, l.kind, l.apr, l.minimum_payment, l.next_payment_due_date,
-         l.last_payment_amount, l.last_payment_date, l.original_principal,
-         b.current AS current_balance, b.as_of
-  FROM accounts a
-  LEFT JOIN liabilities l ON l.account_id = a.id
-  LEFT JOIN ${latestBalancesSql(['current', 'as_of'], LIABILITY_ACCOUNT_TYPES)} b
-    ON b.account_id = a.id
-  WHERE a.user_id = $1 AND a.type IN (${accountTypesSql(LIABILITY_ACCOUNT_TYPES)})
-  ORDER BY a.id`;
-
-type LiabilityRow = Omit<z.infer<typeof Liability>, 'account_type'> & {
-  account_type: LiabilityAccountType;
-};
-
 export const liabilitiesPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v1/users/liabilities',
@@ -79,7 +61,7 @@ export const liabilitiesPlugin: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const rows = await app.store.query<LiabilityRow>(LIABILITIES_SQL, [request.userId]);
+      const rows = await request.store.liabilities(request.userId);
       return {
         liabilities: rows.map((row) => ({
           ...row,

@@ -37,23 +37,6 @@ export const LinkListResponse = z
 
 const LinkListQuery = queryObject(paginationQuery);
 
-/** $1 user, $2 LIMIT (null: all), $3 OFFSET. */
-const LINKS_SQL = `
-  SELECT l.id, l.type, l.name, l.status,
-         strftime(l.created_at, '%Y-%m-%dT%H:%M:%S.%f') AS created_at,
-         strftime(l.last_synced_at, '%Y-%m-%dT%H:%M:%S.%f') AS last_synced_at,
-         coalesce(
-           (SELECT list(a.id ORDER BY a.id) FROM accounts a WHERE a.link_id = l.id AND a.user_id = $1),
-           []) AS account_ids
-  FROM links l
-  WHERE l.user_id = $1
-  ORDER BY l.created_at, l.id
-  LIMIT $2 OFFSET $3`;
-
-const COUNT_SQL = 'SELECT count(*) AS count FROM links WHERE user_id = $1';
-
-type LinkRow = z.infer<typeof Link>;
-
 export const linksPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v1/links',
@@ -69,28 +52,10 @@ export const linksPlugin: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { rows, ...list } = await paginated(
-        request.url,
-        request.query,
-        ({ limit, offset }) => app.store.query<LinkRow>(LINKS_SQL, [request.userId, limit, offset]),
-        async () => {
-          const [row] = await app.store.query<{ count: string }>(COUNT_SQL, [request.userId]);
-          return Number(row?.count ?? 0);
-        },
+      const { rows, ...list } = await paginated(request.url, request.query, (page) =>
+        request.store.links(request.userId, page),
       );
-      return {
-        ...list,
-        links: rows.map((row) => ({
-          ...row,
-          created_at: isoTimestamp(row.created_at),
-          last_synced_at: row.last_synced_at === null ? null : isoTimestamp(row.last_synced_at),
-        })),
-      };
+      return { ...list, links: rows };
     },
   );
 };
-
-/** pydantic's rendering of a naive datetime: fractional seconds only when there are any. */
-function isoTimestamp(text: string): string {
-  return text.replace(/\.0{6}$/, '');
-}

@@ -9,7 +9,6 @@ import { Exact } from '../../domain/money.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
 import { CATEGORIES } from '../../domain/taxonomy.ts';
-import { runSpendingAnalysis } from '../../engines/duckdb/spending.ts';
 import {
   RequestValidationError,
   type ValidationErrorItem,
@@ -105,8 +104,8 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
       const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
       const minTotalAmount = request.query.min_total_amount;
       const key = JSON.stringify([query, String(minTotalAmount)]);
-      const analysis = await cache.get(app.store.generation, key, async () => {
-        const aggregates = await runSpendingAnalysis(app.store, query);
+      const analysis = await cache.get(request.store.generation, key, async () => {
+        const aggregates = await request.store.spendingAggregates(query);
         return shapeSpendingAnalysis(query, aggregates, {
           minTotalAmount: new Exact(minTotalAmount),
         });

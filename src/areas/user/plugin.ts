@@ -24,10 +24,7 @@ export const userPlugin: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const [user] = await app.store.query<z.infer<typeof UserProfile>>(
-        'SELECT id, name, email, phone FROM users WHERE id = $1',
-        [request.userId],
-      );
+      const user = await request.store.profile(request.userId);
       // A token whose user row vanished is rejected by the auth join; this guards a race only.
       if (!user) return sendDetail(reply, 404);
       return user;

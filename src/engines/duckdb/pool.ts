@@ -11,9 +11,18 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { type Row, type SqlParam, type Store, StoreUnavailableError } from '../../port/store.ts';
+import { StoreUnavailableError } from '../../port/read-port.ts';
 
-export interface DuckDbStoreOptions {
+/** A bound parameter: positional `$1`, `$2`, ... in the SQL text. Dates are bound as strings. */
+export type SqlParam = string | number | boolean | null | readonly string[];
+
+/**
+ * A result row with exact JSON values: DECIMAL and BIGINT (including `count(*)`) arrive as
+ * strings, DATE as `YYYY-MM-DD`, TIMESTAMP as ISO text, LIST as an array.
+ */
+export type Row = Record<string, unknown>;
+
+export interface DuckDbPoolOptions {
   /** Connections of the one instance; each runs one query at a time, in parallel with the others. */
   poolSize?: number;
   /** DuckDB worker threads per query: 1 serves many small concurrent queries best on 2 cores. */
@@ -41,8 +50,11 @@ interface PooledConnection {
 
 const STRING_LIST = LIST(VARCHAR);
 
-/** The embedded backend: one read-only, hardened DuckDB instance per file, with a connection pool. */
-export class DuckDbStore implements Store {
+/**
+ * One read-only, hardened DuckDB instance per store file, with a pool of connections: each
+ * runs one query at a time, in parallel with the others, within a time limit.
+ */
+export class DuckDbPool {
   private readonly idle: PooledConnection[];
   private readonly waiting: Array<{
     resolve: (pooled: PooledConnection) => void;
@@ -58,13 +70,13 @@ export class DuckDbStore implements Store {
     pool: PooledConnection[],
     readonly generation: string,
     readonly path: string,
-    private readonly options: DuckDbStoreOptions,
+    private readonly options: DuckDbPoolOptions,
   ) {
     this.idle = pool;
     this.size = pool.length;
   }
 
-  static async open(path: string, options: DuckDbStoreOptions = {}): Promise<DuckDbStore> {
+  static async open(path: string, options: DuckDbPoolOptions = {}): Promise<DuckDbPool> {
     try {
       await access(path);
     } catch {
@@ -87,7 +99,7 @@ export class DuckDbStore implements Store {
         pool.push({ connection: await instance.connect(), statements: new Map() });
       }
       const generation = await readGeneration(pool[0] as PooledConnection);
-      return new DuckDbStore(instance, pool, generation, path, options);
+      return new DuckDbPool(instance, pool, generation, path, options);
     } catch (error) {
       for (const pooled of pool) pooled.connection.closeSync();
       instance.closeSync();

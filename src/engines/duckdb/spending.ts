@@ -19,7 +19,7 @@ import {
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
 import { cents } from '../../domain/spending/recurring.ts';
-import type { SqlParam, Store } from '../../port/store.ts';
+import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /** One row over the scoped rows (see countedCtes); `$9` switches it off for the legacy endpoint. */
 const CASH_FLOW_SQL = `
@@ -42,7 +42,7 @@ const ACCOUNT = (derived: boolean) =>
  * execution, recompiling every regular expression (about 7 ms).
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
  * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs.
- * With `derived` (stores built with the current platform rules, see store/build-derived.ts)
+ * With `derived` (stores built with the current platform rules, see build/derived.ts)
  * the account facts and the platform flag are read from the transaction row instead of a join
  * and per-request pattern matching; the rules applied are the same.
  */
@@ -178,26 +178,24 @@ const flowOf = (direction: AnalysisRow['direction']): Flow =>
   direction === 'CREDIT' ? 'income' : 'spending';
 const defined = <T>(value: T | null): T | undefined => value ?? undefined;
 
-/** Per store generation: does the store hold derived columns computed with our platform rules? */
-const DERIVED_BY_GENERATION = new Map<string, Promise<boolean>>();
-export function hasCurrentDerivedColumns(store: Store): Promise<boolean> {
-  let known = DERIVED_BY_GENERATION.get(store.generation);
-  if (!known) {
-    known = store
-      .query<{ platform_rules: unknown }>('SELECT platform_rules FROM store_meta LIMIT 1')
-      .then(
-        (rows) => rows[0]?.platform_rules === PLATFORM_RULES_FINGERPRINT,
-        () => false,
-      );
-    if (DERIVED_BY_GENERATION.size >= 16) DERIVED_BY_GENERATION.clear();
-    DERIVED_BY_GENERATION.set(store.generation, known);
-  }
-  return known;
+/**
+ * Does the store hold derived columns computed with our platform rules? Asked once per store
+ * when it is opened; a store built before the fingerprint existed has no such column.
+ */
+export function hasCurrentDerivedColumns(db: Pick<DuckDbPool, 'query'>): Promise<boolean> {
+  return db
+    .query<{ platform_rules: unknown }>('SELECT platform_rules FROM store_meta LIMIT 1')
+    .then(
+      (rows) => rows[0]?.platform_rules === PLATFORM_RULES_FINGERPRINT,
+      () => false,
+    );
 }
 
-export async function runSpendingAnalysis(
-  store: Store,
+/** `derived`: the store holds current derived columns (hasCurrentDerivedColumns). */
+export async function spendingAggregates(
+  db: DuckDbPool,
   query: SpendingQuery,
+  derived: boolean,
 ): Promise<SpendingAggregates> {
   const params: SqlParam[] = [
     query.userId,
@@ -212,8 +210,7 @@ export async function runSpendingAnalysis(
   ];
   // Only the period variant lists transaction ids; DuckDB rejects an unused parameter.
   if (query.groupBy === 'time_period') params.push(singleDayTransactionIds(query));
-  const derived = await hasCurrentDerivedColumns(store);
-  const rows = await store.query<AnalysisRow & Record<string, unknown>>(
+  const rows = await db.query<AnalysisRow & Record<string, unknown>>(
     sqlFor(query.groupBy, query.secondaryGroupBy, derived),
     params,
   );

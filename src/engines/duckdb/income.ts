@@ -1,0 +1,45 @@
+import type { Window } from '../../domain/calendar.ts';
+import type { MonthlyIncomeRecord, PayStatementRecord } from '../../port/read-port.ts';
+import type { DuckDbPool } from './pool.ts';
+
+/** $1 user, $2 window start, $3 window end. */
+const PAY_STATEMENTS_SQL = `
+  SELECT p.link_id, l.name AS provider, p.employer, p.pay_date, p.gross_pay, p.net_pay
+  FROM pay_statements p JOIN links l ON l.id = p.link_id AND l.user_id = $1
+  WHERE p.user_id = $1 AND p.pay_date BETWEEN $2::DATE AND $3::DATE
+  ORDER BY p.pay_date, p.id`;
+
+export function payStatements(
+  db: DuckDbPool,
+  userId: string,
+  window: Window,
+): Promise<PayStatementRecord[]> {
+  return db.query<PayStatementRecord & Record<string, unknown>>(PAY_STATEMENTS_SQL, [
+    userId,
+    window.start,
+    window.end,
+  ]);
+}
+
+/** The spending endpoint's income basis: CREDITs, not hidden, not transfers, not investment. */
+const MONTHLY_INCOME_SQL = `
+  SELECT date_trunc('month', t.transacted_at)::DATE AS month, sum(t.amount) AS total, count(*) AS count
+  FROM transactions t JOIN accounts a ON a.id = t.account_id AND a.user_id = $1
+  WHERE t.user_id = $1
+    AND t.transacted_at BETWEEN $2::DATE AND $3::DATE
+    AND t.direction = 'CREDIT' AND NOT t.is_hidden AND NOT t.is_internal_transfer
+    AND a.type <> 'investment'
+  GROUP BY 1`;
+
+export async function monthlyIncome(
+  db: DuckDbPool,
+  userId: string,
+  window: Window,
+): Promise<MonthlyIncomeRecord[]> {
+  const rows = await db.query<{ month: string; total: string; count: string }>(MONTHLY_INCOME_SQL, [
+    userId,
+    window.start,
+    window.end,
+  ]);
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}

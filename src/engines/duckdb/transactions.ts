@@ -1,0 +1,80 @@
+import type {
+  DailyTotalRecord,
+  PageWindow,
+  TransactionFilters,
+  TransactionRecord,
+  TransactionsPage,
+} from '../../port/read-port.ts';
+import type { DuckDbPool } from './pool.ts';
+
+/** $1 user, $2 transacted_at_from, $3 transacted_at_to (either may be null). */
+const MATCHING = `
+  t.user_id = $1
+  AND ($2::DATE IS NULL OR t.transacted_at >= $2::DATE)
+  AND ($3::DATE IS NULL OR t.transacted_at <= $3::DATE)`;
+
+/** $4 LIMIT (null: all), $5 OFFSET. */
+const PAGE_SQL = `
+  SELECT t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
+         t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
+         t.is_hidden, t.is_internal_transfer,
+         coalesce(a.type = 'investment', false) AS is_investment_account
+  FROM transactions t
+  LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+  WHERE ${MATCHING}
+  ORDER BY t.transacted_at DESC, t.id DESC
+  LIMIT $4 OFFSET $5`;
+
+/**
+ * Totals of the days from $4 to $5 (the page's oldest and newest), over every matching transaction
+ * of those days. The page is a run of the matching transactions in date order, so every day in
+ * between that has one is on the page: these are exactly the page's days, each counted whole.
+ */
+const DAILY_TOTALS_SQL = `
+  SELECT t.transacted_at AS date,
+         coalesce(sum(t.amount) FILTER (WHERE t.direction = 'DEBIT'), 0) AS debits,
+         coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
+         count(*) AS count
+  FROM transactions t
+  WHERE ${MATCHING} AND t.transacted_at BETWEEN $4::DATE AND $5::DATE
+  GROUP BY t.transacted_at
+  ORDER BY t.transacted_at DESC`;
+
+const COUNT_SQL = `SELECT count(*) AS count FROM transactions t WHERE ${MATCHING}`;
+
+type DailyTotalRow = { date: string; debits: string; credits: string; count: string };
+
+export async function transactions(
+  db: DuckDbPool,
+  userId: string,
+  filters: TransactionFilters,
+  page: PageWindow,
+): Promise<TransactionsPage> {
+  const matching = [userId, filters.from, filters.to];
+  const [rows, total] = await Promise.all([
+    db.query<TransactionRecord & Record<string, unknown>>(PAGE_SQL, [
+      ...matching,
+      page.limit,
+      page.offset,
+    ]),
+    page.limit === null
+      ? null
+      : db.query<{ count: string }>(COUNT_SQL, matching).then(([row]) => Number(row?.count ?? 0)),
+  ]);
+  // The page's days run from its last row to its first (newest first); none when empty.
+  const newest = rows[0];
+  const oldest = rows.at(-1);
+  const dailyRows =
+    newest && oldest
+      ? await db.query<DailyTotalRow>(DAILY_TOTALS_SQL, [
+          ...matching,
+          oldest.transacted_at,
+          newest.transacted_at,
+        ])
+      : [];
+  return {
+    rows,
+    total: total ?? rows.length,
+    dailyTotals: dailyRows.map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) })),
+  };
+}
