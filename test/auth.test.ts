@@ -1,5 +1,5 @@
 /**
- * Authentication exactly as decisions.md ("Authentication and errors") and FastAPI's
+ * Authentication exactly as docs/api.md ("Authentication and errors") and FastAPI's
  * HTTPBearer (0.122+): every 401 case, with its body and WWW-Authenticate header, against the
  * real app and a real DuckDB store. Expected outcomes of the header parsing were checked
  * against FastAPI 0.142 (`get_authorization_scheme_param`: partition on the first space,

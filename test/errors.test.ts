@@ -1,5 +1,5 @@
 /**
- * The error model of decisions.md ("Authentication and errors"): FastAPI's `{"detail": ...}`
+ * The error model of docs/api.md ("Authentication and errors"): FastAPI's `{"detail": ...}`
  * bodies for 404, 405 (with Allow), 422, 500 (no internals) and 503, and `x-request-id` on every
  * response. Against the real app and a real DuckDB store; the failing store is a wrapper.
  */

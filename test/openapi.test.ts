@@ -139,7 +139,7 @@ describe('the document', () => {
     expect(byCategory?.by_category).not.toHaveLength(0);
   });
 
-  it('keeps the component names of api-spec.md', () => {
+  it('keeps the component names of docs/api.md', () => {
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([
         'SpendingAnalysisEnrichedResponse',

@@ -1,7 +1,7 @@
 /**
  * Every group_by x time_period, with and without secondary_group_by, for every demo user on the
  * demo store: each body is checked against openapi.yaml by the contract recorder (ajv), and
- * here against the grouping rules of decisions.md.
+ * here against the grouping rules of docs/api.md.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

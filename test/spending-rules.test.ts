@@ -1,6 +1,6 @@
 /**
  * The spending endpoint against a small hand-made fixture (test/fixtures/spending/basic), one
- * test per rule of api-spec.md and bullet of decisions.md; expected figures computed by hand.
+ * test per rule of docs/api.md and bullet of docs/api.md; expected figures computed by hand.
  * Today is 2026-03-15. The window W = start_date=2026-01-01 (to today) counts t01..t17 of u1:
  * 4071.25 in 17 DEBITs; excluded: x01/x02/x11 (platforms), x03/x10 (hidden), x04 (internal),
  * x05/x06 (investment account), x07/x13/x14 (before W), x08 (future), x09 (user u2).

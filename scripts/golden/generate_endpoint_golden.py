@@ -4,7 +4,7 @@
 A FastAPI app declares the same routes, query parameters and security as ours
 (HTTPBearer plus a token check answering 401 "Invalid authentication credentials" with
 WWW-Authenticate: Bearer error="invalid_token"; the start_date/end_date window check of
-decisions.md raised as a RequestValidationError), and Starlette's TestClient records status,
+docs/api.md raised as a RequestValidationError), and Starlette's TestClient records status,
 body and the WWW-Authenticate header for every case: authentication headers, pagination
 bounds, dates, enums, repeated parameters, cross-parameter checks.
 

@@ -1,5 +1,5 @@
 /**
- * The analytical store's tables, as data (docs: /work/shared/spec/data-contract.md).
+ * The analytical store's tables, as data (docs: docs/data-contract.md).
  * The builder derives DDL, CSV column checks and casts from these definitions, so a
  * column is described once.
  */

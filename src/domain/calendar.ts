@@ -1,5 +1,5 @@
 /**
- * The analysis window and its calendar periods (decisions.md, "Clock and window"). Dates are
+ * The analysis window and its calendar periods (docs/api.md, "Clock and window"). Dates are
  * handled as `YYYY-MM-DD` text and UTC day numbers, so no local time zone can shift them.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Exact decimal figures for the spending response (decisions.md, "Figures"): arithmetic stays
+ * Exact decimal figures for the spending response (docs/api.md, "Figures"): arithmetic stays
  * exact (or at 50 significant digits for divisions), and rounding happens only when a value is
  * formatted, half away from zero.
  */

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { LIABILITY_ACCOUNT_TYPES } from './taxonomy.ts';
 
-/** Account types whose balance is owed, not owned (data-contract.md: `current` is the amount owed). */
+/** Account types whose balance is owed, not owned (docs/data-contract.md: `current` is the amount owed). */
 const LIABILITY_TYPES: ReadonlySet<string> = new Set(LIABILITY_ACCOUNT_TYPES);
 
 function isLiabilityType(type: string): boolean {

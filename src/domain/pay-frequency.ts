@@ -69,7 +69,7 @@ export function nextExpectedPayDate(
   }
 }
 
-/** The mean of the middle two for an even count, as everywhere in decisions.md. */
+/** The mean of the middle two for an even count, as everywhere in docs/api.md. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

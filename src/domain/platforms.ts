@@ -1,5 +1,5 @@
 /**
- * Investment and crypto platforms (decisions.md, "Investment-platform transfers"): a DEBIT whose
+ * Investment and crypto platforms (docs/api.md, "Investment-platform transfers"): a DEBIT whose
  * merchant name or description names one is a transfer to savings, not spending. The list is
  * data, kept here only; it compiles to RE2 regular expressions that DuckDB evaluates in the query.
  *

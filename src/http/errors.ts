@@ -59,7 +59,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 }
 
 /**
- * The error model of decisions.md: 404 and 405 (with `Allow`) from the router, 422 from request
+ * The error model of docs/api.md: 404 and 405 (with `Allow`) from the router, 422 from request
  * validation, 503 when the store cannot answer, 500 with no internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 
-/** decisions.md "Figures": exact arithmetic, rounding (half away from zero) only when formatting. */
+/** docs/api.md "Figures": exact arithmetic, rounding (half away from zero) only when formatting. */
 export function formatMoney(value: Decimal.Value): string {
   const text = new Decimal(value).toFixed(2, Decimal.ROUND_HALF_UP);
   // A value that rounds to zero from below must not read "-0.00".
@@ -19,7 +19,7 @@ export function formatRate(value: Decimal.Value): string {
   return exact.decimalPlaces() <= 2 ? formatMoney(exact) : exact.toFixed();
 }
 
-/** The decimal pattern of api-spec.md (pydantic v2's JSON schema for `Decimal`). */
+/** The decimal pattern of docs/api.md (pydantic v2's JSON schema for `Decimal`). */
 export const DECIMAL_PATTERN = '^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$';
 
 /**

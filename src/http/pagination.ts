@@ -4,12 +4,12 @@ import { qInt } from './fastapi/index.ts';
 import { parseInteger } from './fastapi/pydantic.ts';
 import { rawQueryValues } from './fastapi/python-query.ts';
 
-/** api-spec.md "Limits": page_size bounds and default once paginating. */
+/** docs/api.md "Limits": page_size bounds and default once paginating. */
 const PAGE_SIZE_MIN = 10;
 const PAGE_SIZE_MAX = 500;
 const PAGE_SIZE_DEFAULT = 500;
 
-/** `page` and `page_size` of api-spec.md; either one turns pagination on. */
+/** `page` and `page_size` of docs/api.md; either one turns pagination on. */
 export const paginationQuery = {
   page: qInt({
     ge: 1,
@@ -32,7 +32,7 @@ export interface PageRequest {
   offset: number;
 }
 
-/** Pagination turns on when `page` or `page_size` is passed (api-spec.md, rule 1). */
+/** Pagination turns on when `page` or `page_size` is passed (docs/api.md, rule 1). */
 export function pageRequest(query: {
   page?: number | undefined;
   page_size?: number | undefined;
@@ -52,7 +52,7 @@ export interface PageLinks {
 /**
  * `next` and `previous` as paths relative to the base URL, carrying every query parameter the
  * caller sent, with only `page` changed. `previous` is page - 1 whenever page > 1, so a page
- * past the end points at the page before it (api-spec.md: "null on the first page" only).
+ * past the end points at the page before it (docs/api.md: "null on the first page" only).
  */
 export function pageLinks(
   requestUrl: string,

@@ -16,7 +16,7 @@ export const windowQuery = {
   }),
 };
 
-/** decisions.md: a start after the effective end is a 422 value_error on start_date. */
+/** docs/api.md: a start after the effective end is a 422 value_error on start_date. */
 export function assertWindowOrdered(request: FastifyRequest, window: Window): void {
   if (window.start <= window.end) return;
   throw new RequestValidationError([

@@ -1,5 +1,5 @@
 /**
- * GET /v2/users/spending (api-spec.md) and the legacy GET /v1/users/spending: the same query
+ * GET /v2/users/spending (docs/api.md) and the legacy GET /v1/users/spending: the same query
  * and body, without the cash-flow fields, marked deprecated in favour of v2.
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-/** The spending query and the response components, under the names api-spec.md gives them. */
+/** The spending query and the response components, under the names docs/api.md gives them. */
 import { z } from 'zod';
 import { TIME_PERIODS } from '../../domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../domain/spending/model.ts';

@@ -1,5 +1,5 @@
 /**
- * The cash-flow fields (api-spec.md resource table; decisions.md "the cash-flow basis"):
+ * The cash-flow fields (docs/api.md resource table; docs/api.md "the cash-flow basis"):
  * total_income, total_expenses and savings_rate. Their basis is the scoped rows (user, window,
  * not hidden, not an internal transfer, not an investment account, link_id / account_ids) minus
  * DEBIT transfers to investment platforms. Categories, include_income and min_total_amount

@@ -74,7 +74,7 @@ export interface SpendingAggregates {
 export const UNKNOWN_MERCHANT = 'Unknown';
 export const UNCATEGORIZED = 'Uncategorized';
 
-/** transaction_ids are listed only for one day grouped by day (decisions.md). */
+/** transaction_ids are listed only for one day grouped by day (docs/api.md). */
 export function singleDayTransactionIds(query: SpendingQuery): boolean {
   return (
     query.groupBy === 'time_period' &&

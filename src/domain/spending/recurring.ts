@@ -1,5 +1,5 @@
 /**
- * `is_recurring` (decisions.md, "Figures"): a cadence in the distinct dates and a steady amount.
+ * `is_recurring` (docs/api.md, "Figures"): a cadence in the distinct dates and a steady amount.
  * Inputs are the entry's counted transactions in the window.
  */
 import { dayNumber } from '../calendar.ts';

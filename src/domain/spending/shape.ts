@@ -1,5 +1,5 @@
 /**
- * Pure shaping of the query's aggregates into the response body (decisions.md, "Grouping",
+ * Pure shaping of the query's aggregates into the response body (docs/api.md, "Grouping",
  * "include_income", "Figures"). No I/O: every rule past the SQL lives here.
  */
 
