@@ -14,6 +14,7 @@ import { type Config, loadConfig } from './config.ts';
 import { docsPlugin } from './http/docs.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { validatorCompiler } from './http/fastapi/index.ts';
+import { rawQueryPlugin } from './http/fastapi/raw-query.ts';
 import { loadSheddingPlugin } from './http/load-shedding.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { responseCacheOptions } from './http/response-cache.ts';
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
 
   app.setValidatorCompiler(validatorCompiler);
+  await app.register(rawQueryPlugin);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('clock', options.clock ?? createClock());
   app.addHook('onRequest', async (request, reply) => {

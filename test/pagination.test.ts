@@ -6,10 +6,20 @@ describe('pageRequest: pagination turns on with page or page_size', () => {
     expect(pageRequest({})).toBeUndefined();
   });
   it('page only -> page_size 500', () => {
-    expect(pageRequest({ page: 3 })).toEqual({ page: 3, pageSize: 500, offset: 1000 });
+    expect(pageRequest({ page: 3 })).toEqual({
+      page: 3,
+      exactPage: 3n,
+      pageSize: 500,
+      offset: 1000,
+    });
   });
   it('page_size only -> page 1', () => {
-    expect(pageRequest({ page_size: 10 })).toEqual({ page: 1, pageSize: 10, offset: 0 });
+    expect(pageRequest({ page_size: 10 })).toEqual({
+      page: 1,
+      exactPage: 1n,
+      pageSize: 10,
+      offset: 0,
+    });
   });
 });
 
@@ -59,7 +69,10 @@ describe('pageLinks', () => {
   });
   it('a page past 2^53 keeps its exact value in previous', () => {
     const url = '/v1/links?page=99999999999999999999&page_size=10';
-    const page = pageRequest({ page: Number(99999999999999999999n), page_size: 10 });
+    const page = pageRequest(
+      { page: Number(99999999999999999999n), page_size: 10 },
+      '99999999999999999999',
+    );
     expect(pageLinks(url, page, 30)).toEqual({
       next: null,
       previous: '/v1/links?page=99999999999999999998&page_size=10',

@@ -1,8 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PageWindow } from '../port/read-port.ts';
 import { qInt } from './fastapi/index.ts';
 import { parseInteger } from './fastapi/pydantic.ts';
-import { rawQueryValues } from './fastapi/python-query.ts';
+import { lastRawValue } from './fastapi/raw-query.ts';
 
 /** docs/api.md "Limits": page_size bounds and default once paginating. */
 const PAGE_SIZE_MIN = 10;
@@ -27,21 +28,28 @@ export const paginationQuery = {
 /** One page of a list; `undefined` means the caller asked for no pagination. */
 export interface PageRequest {
   page: number;
+  /** The page number exactly as sent: past 2^53 `page` is rounded, this is not. */
+  exactPage: bigint;
   pageSize: number;
   /** Rows before the page's first. */
   offset: number;
 }
 
 /** Pagination turns on when `page` or `page_size` is passed (docs/api.md, rule 1). */
-export function pageRequest(query: {
-  page?: number | undefined;
-  page_size?: number | undefined;
-}): PageRequest | undefined {
+export function pageRequest(
+  query: { page?: number | undefined; page_size?: number | undefined },
+  rawPage: string | null = null,
+): PageRequest | undefined {
   if (query.page === undefined && query.page_size === undefined) return undefined;
   const page = query.page ?? 1;
   const pageSize = query.page_size ?? PAGE_SIZE_DEFAULT;
-  // pydantic accepts any int: a page far past the end must still read as an empty page.
-  return { page, pageSize, offset: Math.min((page - 1) * pageSize, Number.MAX_SAFE_INTEGER) };
+  return {
+    page,
+    exactPage: exactPage(page, rawPage),
+    pageSize,
+    // pydantic accepts any int: a page far past the end must still read as an empty page.
+    offset: Math.min((page - 1) * pageSize, Number.MAX_SAFE_INTEGER),
+  };
 }
 
 export interface PageLinks {
@@ -60,7 +68,7 @@ export function pageLinks(
   count: number,
 ): PageLinks {
   if (!page) return { next: null, previous: null };
-  const current = exactPage(requestUrl, page.page);
+  const current = page.exactPage;
   const hasNext = page.page * page.pageSize < count;
   return {
     next: hasNext ? urlForPage(requestUrl, current + 1n) : null,
@@ -74,28 +82,26 @@ export interface Paginated<T> extends PageLinks {
 }
 
 /**
- * A list endpoint's pagination: the rows of the page the query asks for (every row when it asks
- * for none) with the total count across pages, and the links.
+ * A list endpoint's pagination: the rows of the page the request asks for (every row when it
+ * asks for none) with the total count across pages, and the links.
  */
 export async function paginated<T, P extends { rows: T[]; total: number }>(
-  requestUrl: string,
-  query: { page?: number | undefined; page_size?: number | undefined },
+  request: FastifyRequest<{ Querystring: { page?: number; page_size?: number } }>,
   fetchPage: (window: PageWindow) => Promise<P>,
 ): Promise<Omit<P, 'total'> & Paginated<T>> {
-  const page = pageRequest(query);
+  const page = pageRequest(request.query, lastRawValue(request, 'page'));
   const { total, ...result } = await fetchPage({
     limit: page?.pageSize ?? null,
     offset: page?.offset ?? 0,
   });
-  return { ...result, count: total, ...pageLinks(requestUrl, page, total) };
+  return { ...result, count: total, ...pageLinks(request.url, page, total) };
 }
 
-/** The page number exactly as validated: past 2^53 the number is rounded, the query is not. */
-function exactPage(requestUrl: string, page: number): bigint {
-  if (Number.isSafeInteger(page)) return BigInt(page);
-  const raw = rawQueryValues(requestUrl, 'page')?.at(-1);
-  const parsed = raw === undefined ? undefined : parseInteger(raw);
-  return parsed?.ok ? parsed.value : BigInt(page);
+/** The validated page, or the raw one when the number lost precision. */
+function exactPage(page: number, raw: string | null): bigint {
+  if (Number.isSafeInteger(page) || raw === null) return BigInt(page);
+  const parsed = parseInteger(raw);
+  return parsed.ok ? parsed.value : BigInt(page);
 }
 
 function urlForPage(requestUrl: string, page: bigint): string {

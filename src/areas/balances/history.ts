@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { effectiveWindow, TIME_PERIODS } from '../../domain/calendar.ts';
 import { netWorthOf } from '../../domain/net-worth.ts';
 import { qEnum, queryObject } from '../../http/fastapi/index.ts';
+import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { BalancePointRecord } from '../../port/read-port.ts';
 import { Account } from '../accounts.ts';
+import { assertWindowOrdered, windowQuery } from '../window-query.ts';
 import { boundedCalendarPeriods } from './window.ts';
-import { assertWindowOrdered, rawStartDate, windowQuery } from './window-query.ts';
 
 export const AccountBalancePoint = z
   .object({
@@ -83,7 +84,11 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
       const { start_date, end_date, time_period } = request.query;
       const window = effectiveWindow(app.clock.today(), start_date, end_date);
       assertWindowOrdered(request, window);
-      const periods = boundedCalendarPeriods(window, time_period, rawStartDate(request));
+      const periods = boundedCalendarPeriods(
+        window,
+        time_period,
+        lastRawValue(request, 'start_date'),
+      );
       const [rows, accounts] = await Promise.all([
         request.store.balanceHistory(
           request.userId,

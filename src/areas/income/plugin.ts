@@ -9,11 +9,12 @@ import {
   PAY_FREQUENCIES,
 } from '../../domain/pay-frequency.ts';
 import { queryObject } from '../../http/fastapi/index.ts';
+import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { formatMoney, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { PayStatementRecord } from '../../port/read-port.ts';
 import { boundedCalendarPeriods } from '../balances/window.ts';
-import { assertWindowOrdered, rawStartDate, windowQuery } from '../balances/window-query.ts';
+import { assertWindowOrdered, windowQuery } from '../window-query.ts';
 
 export const PayrollIncome = z
   .object({
@@ -91,7 +92,7 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
       const window = effectiveWindow(app.clock.today(), start_date, end_date);
       assertWindowOrdered(request, window);
       // Checked before any query: an over-long window is refused without scanning it.
-      const months = boundedCalendarPeriods(window, 'month', rawStartDate(request));
+      const months = boundedCalendarPeriods(window, 'month', lastRawValue(request, 'start_date'));
       const [statements, monthlyRows] = await Promise.all([
         request.store.payStatements(request.userId, window),
         request.store.monthlyIncome(request.userId, window),

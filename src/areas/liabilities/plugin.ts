@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  LIABILITY_ACCOUNT_TYPES,
-  LIABILITY_KINDS,
-} from '../../domain/taxonomy.ts';
+import { LIABILITY_ACCOUNT_TYPES, LIABILITY_KINDS } from '../../domain/taxonomy.ts';
 import { decimalString, formatMoneyOrNull, formatRate, moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses } from '../../http/schemas.ts';
 

@@ -52,7 +52,7 @@ export const linksPlugin: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { rows, ...list } = await paginated(request.url, request.query, (page) =>
+      const { rows, ...list } = await paginated(request, (page) =>
         request.store.links(request.userId, page),
       );
       return { ...list, links: rows };

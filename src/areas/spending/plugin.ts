@@ -14,19 +14,14 @@ import {
   type ValidationErrorItem,
   valueError,
 } from '../../http/fastapi/index.ts';
-import { rawQueryValues } from '../../http/fastapi/python-query.ts';
+import { rawParameter } from '../../http/fastapi/raw-query.ts';
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { windowProblem } from '../window-query.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
 
 const CATEGORY_BY_LOWER_NAME = new Map(CATEGORIES.map((name) => [name.toLowerCase(), name]));
 const VALID_CATEGORIES = CATEGORIES.join(', ');
-
-/** A parameter as sent (the validated query holds parsed values): one string, or all repeats. */
-function rawParameter(request: FastifyRequest, name: string): string | string[] | null {
-  const values = rawQueryValues(request.url, name) ?? [];
-  return values.length === 0 ? null : values.length === 1 ? (values[0] as string) : values;
-}
 
 /**
  * Turns the validated query into the engine's query, running the checks across parameters
@@ -40,16 +35,8 @@ function spendingQuery(
 ): SpendingQuery {
   const problems: ValidationErrorItem[] = [];
   const window = effectiveWindow(today, query.start_date, query.end_date);
-  if (window.start > window.end) {
-    const input = rawParameter(request, 'start_date');
-    problems.push(
-      valueError(
-        'start_date',
-        'start_date must be on or before end_date',
-        Array.isArray(input) ? input.at(-1) : input,
-      ),
-    );
-  }
+  const windowOrder = windowProblem(request, window);
+  if (windowOrder) problems.push(windowOrder);
   const categories: string[] = [];
   for (const name of query.categories) {
     const category = CATEGORY_BY_LOWER_NAME.get(name.toLowerCase());

@@ -30,7 +30,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
         to: request.query.transacted_at_to ?? null,
       };
       const [{ rows, dailyTotals, ...list }, accounts] = await Promise.all([
-        paginated(request.url, request.query, (page) => store.transactions(userId, filters, page)),
+        paginated(request, (page) => store.transactions(userId, filters, page)),
         store.accounts(userId),
       ]);
       return {

@@ -19,18 +19,6 @@ export function parsePythonQuery(query: string): Record<string, string | string[
   return out;
 }
 
-/**
- * Every value of one query parameter of a request URL, in order, exactly as the router parsed
- * them (so as the validator saw them); `undefined` when the parameter is absent. For a 422's
- * `input` or a value the validated (coerced) query cannot give back.
- */
-export function rawQueryValues(url: string, name: string): string[] | undefined {
-  const at = url.indexOf('?');
-  if (at < 0) return undefined;
-  const value = parsePythonQuery(url.slice(at + 1))[name];
-  return value === undefined ? undefined : [value].flat();
-}
-
 const decoder = new TextDecoder('utf-8');
 
 /** `unquote_plus`: each run of escapes is decoded as UTF-8, invalid bytes read as U+FFFD. */
