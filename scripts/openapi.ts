@@ -29,7 +29,7 @@ import {
   documentToYaml,
   EXAMPLES_FILE,
   operationKey,
-} from '../src/http/docs.ts';
+} from '../src/http/openapi-document.ts';
 import { mintToken } from '../src/tokens/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

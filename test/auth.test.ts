@@ -8,8 +8,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { authorizationSchemeParam } from '../src/auth/plugin.ts';
 import type { Clock } from '../src/clock.ts';
+import { authorizationSchemeParam } from '../src/http/fastapi/bearer.ts';
 import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../src/tokens/token.ts';
 import {
   buildStoreFromCsv,

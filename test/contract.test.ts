@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { operationKey } from '../src/http/docs.ts';
+import { operationKey } from '../src/http/openapi-document.ts';
 import { StoreUnavailableError } from '../src/port/read-port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { ContractChecker, contractChecker, type ObservedResponse } from './helpers/contract.ts';

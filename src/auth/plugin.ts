@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { authorizationSchemeParam } from '../http/fastapi/bearer.ts';
 import { sendDetail } from '../http/fastapi/detail.ts';
-import { pyStrip } from '../http/fastapi/pydantic.ts';
 import type { ReadPort, TokenOwner } from '../port/read-port.ts';
 import { hashToken, isWellFormedToken } from '../tokens/token.ts';
 
@@ -84,18 +84,6 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     request.userId = owner.userId;
   });
 });
-
-/**
- * FastAPI's `get_authorization_scheme_param`: `value.partition(" ")`, then the credentials
- * `.strip()`ped (Python's whitespace set). So `Bearer  <token>` and `Bearer \t<token>` carry the
- * token, `Bearer\t<token>` has no space and so no credentials, and `Bearer <token> x` keeps
- * the inner space (a malformed token).
- */
-export function authorizationSchemeParam(value: string | undefined): [string, string] {
-  if (!value) return ['', ''];
-  const at = value.indexOf(' ');
-  return at < 0 ? [value, ''] : [value.slice(0, at), pyStrip(value.slice(at + 1))];
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

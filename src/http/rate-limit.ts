@@ -1,8 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { authorizationSchemeParam } from '../auth/plugin.ts';
 import { hashToken } from '../tokens/token.ts';
+import { authorizationSchemeParam } from './fastapi/bearer.ts';
 import { sendDetail } from './fastapi/detail.ts';
 
 export interface RateLimitOptions {

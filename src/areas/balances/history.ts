@@ -71,6 +71,7 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
     '/v1/users/balance-history',
     {
       schema: {
+        operationId: 'getBalanceHistory',
         summary: 'Balance history',
         description:
           'End-of-period balances per account and net worth over a window. A period’s balance is the account’s latest snapshot on or before the period’s (clipped) end date. ' +

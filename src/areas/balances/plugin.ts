@@ -10,6 +10,7 @@ export const balancesPlugin: FastifyPluginAsyncZod = async (app) => {
     '/v1/users/balances',
     {
       schema: {
+        operationId: 'getBalances',
         summary: 'Current balances and net worth',
         description:
           'Each account’s latest balance snapshot (accounts without one are listed with nulls), and the totals: ' +

@@ -14,6 +14,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
     {
       config: { public: true },
       schema: {
+        operationId: 'getLiveness',
         summary: 'Liveness probe',
         tags: ['operations'],
         security: [],
@@ -27,6 +28,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
     {
       config: { public: true },
       schema: {
+        operationId: 'getReadiness',
         summary: 'Readiness probe: the store answers a query',
         tags: ['operations'],
         security: [],

@@ -77,6 +77,7 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
     '/v1/users/income',
     {
       schema: {
+        operationId: 'getIncome',
         summary: 'Income',
         description:
           'Payroll income per employer (pay frequency, last and next expected pay date, gross and net totals) from pay statements in the window, ' +

@@ -49,6 +49,7 @@ export const liabilitiesPlugin: FastifyPluginAsyncZod = async (app) => {
     '/v1/users/liabilities',
     {
       schema: {
+        operationId: 'getLiabilities',
         summary: 'Liabilities',
         description:
           'Every credit and loan account of the user with its liability details (APR, minimum payment, due date, last payment, original principal) ' +

@@ -42,6 +42,7 @@ export const linksPlugin: FastifyPluginAsyncZod = async (app) => {
     '/v1/links',
     {
       schema: {
+        operationId: 'listLinks',
         summary: 'List links',
         description:
           'The user’s connected institutions and payroll providers, each with its accounts’ ids. ' +

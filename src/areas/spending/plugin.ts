@@ -115,6 +115,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
     {
       schema: {
         ...routeSchema,
+        operationId: 'getSpending',
         summary: 'Spending analysis',
         description:
           "Categorized spending of the token's user over a window, grouped by category, merchant " +
@@ -129,6 +130,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
     {
       schema: {
         ...routeSchema,
+        operationId: 'getSpendingLegacy',
         summary: 'Spending analysis (legacy)',
         description:
           'Deprecated: use /v2/users/spending. Same query and body; total_income, ' +

@@ -13,6 +13,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
     '/v2/users/transactions',
     {
       schema: {
+        operationId: 'listTransactions',
         summary: 'List transactions',
         description:
           'Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. ' +

@@ -17,6 +17,7 @@ export const userPlugin: FastifyPluginAsyncZod = async (app) => {
     '/v1/user',
     {
       schema: {
+        operationId: 'getUserProfile',
         summary: 'User profile',
         description: "The name, email and phone of the token's owner.",
         tags: ['user'],

@@ -1,0 +1,259 @@
+/**
+ * The interface description: OpenAPI 3.1 as generated from the routes' zod schemas
+ * (@fastify/swagger + fastify-type-provider-zod), finished with what the schemas cannot say
+ * (info, tags, security, response descriptions and headers, examples). No Fastify here: the
+ * docs plugin serves the result, `npm run openapi` writes it to openapi.yaml.
+ */
+import { readFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
+
+export type Json = Record<string, unknown>;
+
+/** One recorded example: the request that produced it and the response body. */
+export interface RecordedExample {
+  summary: string;
+  value: unknown;
+}
+/** Examples per operation (`operationKey`), status and name; recorded by `npm run openapi`. */
+export type DocumentExamples = Record<string, Record<string, Record<string, RecordedExample>>>;
+
+export const EXAMPLES_FILE = new URL('./openapi-examples.yaml', import.meta.url);
+
+/** `"GET /v2/users/spending"`: the key of an operation's examples. */
+export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+let committedExamples: DocumentExamples | undefined;
+/** The committed examples; none before `npm run openapi` first wrote them. */
+export function loadExamples(): DocumentExamples {
+  if (!committedExamples) {
+    let text = '{}';
+    try {
+      text = readFileSync(EXAMPLES_FILE, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    committedExamples = (parse(text) ?? {}) as DocumentExamples;
+  }
+  return committedExamples;
+}
+
+/** FastAPI's security scheme name for HTTPBearer. */
+export const SECURITY_SCHEME = 'HTTPBearer';
+
+export const INFO = {
+  title: 'Personal Finance Read-Only API',
+  version: '1.0.0',
+  description: [
+    'Read-only access to one user’s financial data: profile, transactions, spending analysis,',
+    'balances and balance history, income, liabilities and account links.',
+    '',
+    'Every request acts for the user who owns the presented personal access token',
+    '(`Authorization: Bearer pat_...`). Money amounts, percentages and trends are decimal',
+    'strings; dates are ISO 8601 `YYYY-MM-DD`. Errors are `{"detail": ...}` bodies as FastAPI',
+    'sends them; invalid query parameters answer 422 with pydantic’s validation errors.',
+    'Every response carries an `x-request-id` header.',
+  ].join('\n'),
+  license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+};
+
+const TAGS = [
+  { name: 'user', description: 'The token owner’s profile' },
+  { name: 'spending', description: 'Spending analysis' },
+  { name: 'transactions', description: 'Transactions and daily totals' },
+  { name: 'links', description: 'Connected institutions and payroll providers' },
+  { name: 'balances', description: 'Balances, net worth and their history' },
+  { name: 'income', description: 'Payroll and transaction income' },
+  { name: 'liabilities', description: 'Credit and loan liabilities' },
+  { name: 'operations', description: 'Probes for orchestrators (no authentication)' },
+];
+
+const RESPONSE_DESCRIPTIONS: Record<string, string> = {
+  '200': 'Successful Response',
+  '401':
+    'Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked ' +
+    'or expired token (`Invalid authentication credentials`)',
+  '404': 'Not Found',
+  '414': 'URI Too Long: the URL exceeds the server’s limit',
+  '422': 'Validation Error',
+  '429': 'Too Many Requests: retry after the `Retry-After` seconds',
+  '500': 'Internal Server Error: a bug on our side, never with internals in the body',
+  '503': 'The data store is unavailable; retry later',
+};
+
+const stringHeader = (description: string) => ({
+  description,
+  required: true,
+  schema: { type: 'string' },
+});
+
+/** Response headers, as `components.headers`; each is sent on every response that lists it. */
+const HEADERS: Record<string, Json> = {
+  RequestId: stringHeader(
+    'The request id: the caller’s own `x-request-id` when it is safe to echo, else a new UUID',
+  ),
+  WWWAuthenticate: stringHeader('`Bearer`, or `Bearer error="invalid_token"` for a bad token'),
+  RetryAfter: {
+    description: 'Seconds to wait before retrying',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Deprecation: stringHeader('`true`: this endpoint is deprecated'),
+  Link: stringHeader('The successor: `</v2/users/spending>; rel="successor-version"`'),
+};
+/** A caller's own request id, echoed in `x-request-id` (src/http/request-id.ts). */
+const REQUEST_ID_PARAMETER = {
+  in: 'header',
+  name: 'x-request-id',
+  required: false,
+  description:
+    'Your own request id, echoed in the `x-request-id` response header (and in a spending ' +
+    'body’s `request_id`); a missing or unsafe one is replaced by a new UUID',
+  // The pattern of requestIdFor's SAFE_REQUEST_ID (test/openapi.test.ts holds them together).
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+};
+
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+function responseHeaders(status: string, deprecated: boolean): Json {
+  return {
+    'x-request-id': headerRef('RequestId'),
+    ...(status === '401' ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
+    ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}),
+    ...(deprecated && status === '200'
+      ? { Deprecation: headerRef('Deprecation'), Link: headerRef('Link') }
+      : {}),
+  };
+}
+
+/** Examples of the error bodies that do not depend on data. */
+const ERROR_EXAMPLES: Record<string, unknown> = {
+  '401': { detail: 'Not authenticated' },
+  '404': { detail: 'Not Found' },
+  '414': { detail: 'URI Too Long' },
+  '429': { detail: 'Too Many Requests' },
+  '500': { detail: 'Internal Server Error' },
+  '503': { detail: 'Service Unavailable' },
+};
+
+type Operations = Record<string, Record<string, Json>>;
+
+/**
+ * Sets every JSON response's examples: the recorded ones (`examples`, named), else the fixed
+ * error body of its status, else none. Replaces whatever examples were there.
+ */
+export function applyExamples(document: Json, examples: DocumentExamples): void {
+  for (const [path, operations] of Object.entries((document.paths ?? {}) as Operations)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const recorded = examples[operationKey(method, path)] ?? {};
+      for (const [status, response] of Object.entries(
+        (operation.responses ?? {}) as Record<string, Json>,
+      )) {
+        const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+        if (!media) continue;
+        delete media.example;
+        delete media.examples;
+        const named = recorded[status];
+        if (named && Object.keys(named).length > 0) media.examples = named;
+        else if (ERROR_EXAMPLES[status] !== undefined) media.example = ERROR_EXAMPLES[status];
+      }
+    }
+  }
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** zod's `z.int()` bounds (±2^53-1) say nothing to a client: drop them, keep real ones. */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const result: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'minimum' && value === -MAX_SAFE) || (key === 'maximum' && value === MAX_SAFE))
+      continue;
+    result[key] = withoutSafeIntegerBounds(value);
+  }
+  return result;
+}
+
+/** The schema components reachable from `root`, in their original order. */
+function reachableSchemas(
+  root: unknown,
+  schemas: Record<string, unknown>,
+): Record<string, unknown> {
+  const seen = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      const name =
+        key === '$ref' && typeof value === 'string'
+          ? value.match(/^#\/components\/schemas\/(.+)$/)?.[1]
+          : undefined;
+      if (name !== undefined && !seen.has(name)) {
+        seen.add(name);
+        visit(schemas[name]);
+      } else visit(value);
+    }
+  };
+  visit(root);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => seen.has(name)));
+}
+
+/**
+ * What the zod schemas cannot say, added to the generated document: info, tags, the bearer
+ * security scheme (every operation but the public ones), response descriptions, headers
+ * and examples. Components that no operation uses (zod's `*Input` twins) are dropped.
+ * Deterministic: the same routes and examples give the same document.
+ */
+export function finishDocument(generated: Json, examples: DocumentExamples): Json {
+  const document = withoutSafeIntegerBounds(generated) as Json;
+  const paths = (document.paths ?? {}) as Operations;
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, generatedOperation] of Object.entries(operations)) {
+      const operation: Json = { ...generatedOperation };
+      operation.parameters = [
+        ...((operation.parameters as unknown[] | undefined) ?? []),
+        { $ref: '#/components/parameters/RequestId' },
+      ];
+      operations[method] = operation;
+      const responses = (operation.responses ?? {}) as Record<string, Json>;
+      for (const [status, response] of Object.entries(responses)) {
+        response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
+        response.headers = responseHeaders(status, operation.deprecated === true);
+      }
+    }
+  }
+  const components = (document.components ?? {}) as Json;
+  const finished: Json = {
+    openapi: document.openapi,
+    info: INFO,
+    tags: TAGS,
+    servers: [{ url: '/', description: 'The host serving this document' }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    paths,
+    components: {
+      schemas: reachableSchemas(paths, (components.schemas ?? {}) as Record<string, unknown>),
+      parameters: { RequestId: REQUEST_ID_PARAMETER },
+      headers: HEADERS,
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A personal access token: `pat_` followed by 36 base62 characters, issued in the ' +
+            'web application under Settings > API keys.',
+        },
+      },
+    },
+  };
+  applyExamples(finished, examples);
+  return finished;
+}
+
+/** The document as openapi.yaml holds it. */
+export function documentToYaml(document: unknown): string {
+  return stringify(document, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+}
