@@ -211,7 +211,7 @@ function reachableSchemas(
 export function finishDocument(generated: Json, examples: DocumentExamples): Json {
   const document = withoutSafeIntegerBounds(generated) as Json;
   const paths = (document.paths ?? {}) as Operations;
-  for (const [path, operations] of Object.entries(paths)) {
+  for (const operations of Object.values(paths)) {
     for (const [method, generatedOperation] of Object.entries(operations)) {
       const operation: Json = { ...generatedOperation };
       operation.parameters = [
