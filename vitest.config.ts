@@ -1,12 +1,44 @@
 import { defineConfig } from 'vitest/config';
+import { ENGINES } from './test/helpers/engine.ts';
+
+/**
+ * Suites that exercise the read port through the app: they run once per engine. The others
+ * (validators, builder, CLIs, process behaviour, DuckDB internals) run once, on the default.
+ */
+const BEHAVIOUR_SUITES = [
+  'test/auth.test.ts',
+  'test/balance-history.test.ts',
+  'test/balances.test.ts',
+  'test/contract.test.ts',
+  'test/cross-user.test.ts',
+  'test/errors.test.ts',
+  'test/income.test.ts',
+  'test/liabilities.test.ts',
+  'test/links.test.ts',
+  'test/scoping.test.ts',
+  'test/spending-*.test.ts',
+  'test/transactions.test.ts',
+  'test/validation-endpoints.test.ts',
+  'test/validation-golden.test.ts',
+  'test/hot-swap.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Every response of the app is checked against openapi.yaml (see the file).
     setupFiles: ['test/setup/contract-recorder.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: ENGINES.map((engine, index) => ({
+      extends: true,
+      test: {
+        name: engine,
+        env: { TEST_ENGINE: engine },
+        // The default engine runs everything; every other engine the behaviour suites.
+        include: index === 0 ? ['test/**/*.test.ts'] : BEHAVIOUR_SUITES,
+        exclude: index === 0 ? [] : ['test/spending-derived.test.ts'],
+      },
+    })),
   },
 });

@@ -9,12 +9,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import type { ReadPort } from '../src/port/read-port.ts';
 import { bearer, DEMO_TODAY, DEMO_USERS, demoStoreCopy } from './helpers/server.ts';
 import { openStore, queryStoreFile } from './helpers/store.ts';
 
 let app: FastifyInstance;
-let store: DuckDbPort;
+let store: ReadPort;
 const tokens = new Map<string, string>();
 /** Every identifying string of the store (ids, external ids, emails) -> its owner. */
 const owner = new Map<string, string>();

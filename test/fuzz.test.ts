@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import type { ReadPort } from '../src/port/read-port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 import { openStore } from './helpers/store.ts';
@@ -50,7 +50,7 @@ const ENDPOINTS: Array<{ path: string; params: string[]; statuses: number[] }> =
 ];
 
 let app: FastifyInstance;
-let store: DuckDbPort;
+let store: ReadPort;
 let token: string;
 beforeAll(async () => {
   const demo = await demoStoreCopy(['usr_jqhzo7mn41']);

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import type { ReadPort } from '../src/port/read-port.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { bearer, configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
 import { openStore } from './helpers/store.ts';
 
-let store: DuckDbPort;
+let store: ReadPort;
 let tokens: string[];
 const apps: FastifyInstance[] = [];
 

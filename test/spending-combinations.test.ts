@@ -10,11 +10,11 @@ import { createClock } from '../src/clock.ts';
 import { DEMO_TODAY, DEMO_USERS } from '../src/demo-data/demo.ts';
 import { TIME_PERIODS } from '../src/domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../src/domain/spending/model.ts';
-import type { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import type { ReadPort } from '../src/port/read-port.ts';
 import { buildDemoStore, mintTestToken, openStore } from './helpers/store.ts';
 
 let app: FastifyInstance;
-let store: DuckDbPort;
+let store: ReadPort;
 const tokens = new Map<string, string>();
 
 beforeAll(async () => {

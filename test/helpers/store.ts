@@ -9,9 +9,10 @@ import { csvField } from '../../src/demo-data/csv-writer.ts';
 import { DEMO_DIR } from '../../src/demo-data/demo.ts';
 import type { Window } from '../../src/domain/calendar.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
-import { DuckDbPort, type DuckDbPortOptions } from '../../src/engines/duckdb/port.ts';
+import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
 import type { PageWindow, ReadPort, TransactionFilters } from '../../src/port/read-port.ts';
 import { mintToken } from '../../src/tokens/store.ts';
+import { testEngine } from './engine.ts';
 
 export type FixtureValue = string | number | boolean | null;
 export type FixtureRow = Record<string, FixtureValue>;
@@ -88,12 +89,15 @@ export async function queryStoreFile<T = Record<string, unknown>>(
   }
 }
 
-/** Opens a read port on a store file (the test suites' one way in). */
-export function openStore(
-  databasePath: string,
-  options: DuckDbPortOptions = {},
-): Promise<DuckDbPort> {
-  return DuckDbPort.open(databasePath, options);
+/**
+ * Opens a read port on the store built at `databasePath`, on the engine of this test run
+ * (helpers/engine.ts): the behaviour suites' one way in.
+ */
+export async function openStore(databasePath: string): Promise<ReadPort> {
+  switch (testEngine()) {
+    case 'duckdb':
+      return DuckDbPort.open(databasePath);
+  }
 }
 
 /**
