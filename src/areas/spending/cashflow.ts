@@ -5,7 +5,7 @@
  * DEBIT transfers to investment platforms. Categories, include_income and min_total_amount
  * never touch it.
  */
-import { type Exact, exact, HUNDRED, money, rate, ZERO } from './figures.ts';
+import { type Exact, exact, HUNDRED, money, rate, ratio, ZERO } from './figures.ts';
 
 /** One row over the scoped rows (see queries.ts); `$9` switches it off for the legacy endpoint. */
 export const CASH_FLOW_SQL = `
@@ -47,6 +47,6 @@ export function cashFlowFields({ income, expenses }: CashFlowTotals): CashFlowFi
   return {
     total_income: money(income),
     total_expenses: money(expenses),
-    savings_rate: savings === null ? null : rate(savings.div(income).times(HUNDRED)),
+    savings_rate: savings === null ? null : rate(ratio(savings.times(HUNDRED), income)),
   };
 }
