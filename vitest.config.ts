@@ -37,7 +37,10 @@ export default defineConfig({
         env: { TEST_ENGINE: engine },
         // The default engine runs everything; every other engine the behaviour suites.
         include: index === 0 ? ['test/**/*.test.ts'] : BEHAVIOUR_SUITES,
-        exclude: index === 0 ? [] : ['test/spending-derived.test.ts'],
+        exclude:
+          index === 0
+            ? []
+            : ['test/spending-derived.test.ts', 'test/spending-platform-cases.test.ts'],
       },
     })),
   },

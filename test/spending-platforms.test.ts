@@ -71,7 +71,7 @@ const PLATFORM_TEXTS: Record<string, Array<[string | null, string]>> = {
   ],
   Webull: [[null, 'WEBULL FINANCIAL LLC']],
   'TD Ameritrade': [[null, 'TD AMERITRADE CLEARING']],
-  'Merrill Edge': [[null, 'MERRILL EDGE TRANSFER']],
+  Merrill: [[null, 'MERRILL EDGE TRANSFER']],
   'Ally Invest': [
     [null, 'ALLY INVESTMENTS TRANSFER'],
     [null, 'ALLY INVST SEC ACH'],

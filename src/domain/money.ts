@@ -1,13 +1,33 @@
 /**
  * Exact decimal figures for the spending response (docs/api.md, "Figures"): arithmetic stays
- * exact (or at 50 significant digits for divisions), and rounding happens only when a value is
- * formatted, half away from zero.
+ * exact, and rounding happens only when a value is formatted, half away from zero.
+ *
+ * Sums, differences and products are exact: their inputs are DuckDB DECIMALs (at most 38
+ * digits) and small factors, well inside the 50 significant digits kept. Nothing divides before
+ * formatting: a quotient is kept as a `Ratio` (numerator / denominator) and rounded exactly, in
+ * integers, when it is written. A quotient cut to 50 digits could land just below a half and
+ * round down (1200.08 / 487 x 30.4375 is exactly 75.005, written "75.01").
  */
 import { Decimal } from 'decimal.js';
 
-/** Enough digits that a quotient's rounding at two places is never disturbed by truncation. */
 export const Exact = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_UP });
 export type Exact = InstanceType<typeof Exact>;
+
+/** numerator / denominator, unevaluated: formatted exactly, never cut to a precision. */
+export class Ratio {
+  constructor(
+    readonly numerator: Exact,
+    readonly denominator: Exact,
+  ) {
+    if (denominator.isZero()) throw new RangeError('ratio with a zero denominator');
+  }
+}
+
+/** A value to format: exact, or an exact quotient. */
+export type Figure = Exact | Ratio;
+
+export const ratio = (numerator: Exact, denominator: Exact | number): Ratio =>
+  new Ratio(numerator, new Exact(denominator));
 
 export const ZERO = new Exact(0);
 export const HUNDRED = new Exact(100);
@@ -21,34 +41,57 @@ export function exact(value: unknown): Exact {
   throw new TypeError(`not a decimal value: ${String(value)}`);
 }
 
+/** An exact decimal as an integer and a power of ten: value = units / 10^places. */
+function scaled(value: Exact): { units: bigint; places: number } {
+  // toFixed() without places writes every digit in plain notation, unrounded.
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.toFixed());
+  if (!match) throw new TypeError(`not a finite decimal: ${value.toString()}`);
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const units = BigInt(whole + fraction);
+  return { units: sign ? -units : units, places: fraction.length };
+}
+
 /**
- * Rounds half away from zero. A negative value that rounds to zero keeps its sign ("-0.00",
- * "-0.0"), as Python's Decimal quantize (the published service) writes it: savings_rate is
- * "negative when expenses exceed income" and a falling trend is a fall, however small. Only an
- * exact zero is unsigned (sums of positive amounts never make a negative zero).
+ * Rounds half away from zero, exactly: n / d x 10^places in integers. A negative value that
+ * rounds to zero keeps its sign ("-0.00", "-0.0"), as Python's Decimal quantize (the published
+ * service) writes it: savings_rate is "negative when expenses exceed income" and a falling trend
+ * is a fall, however small. Only an exact zero is unsigned (sums of positive amounts never make
+ * a negative zero).
  */
-function fixed(value: Exact, places: number): string {
-  // toFixed rounds the unrounded value, so it keeps the sign of -0.001 (a rounded -0 loses it).
-  const text = value.toFixed(places, Decimal.ROUND_HALF_UP);
-  return value.isZero() && text.startsWith('-') ? text.slice(1) : text;
+function fixed(value: Figure, places: number): string {
+  const { numerator, denominator } =
+    value instanceof Ratio ? value : { numerator: value, denominator: new Exact(1) };
+  const n = scaled(numerator);
+  const d = scaled(denominator);
+  // n.units / 10^n.places / (d.units / 10^d.places) x 10^places, as top / bottom.
+  let top = n.units * 10n ** BigInt(d.places + places);
+  let bottom = d.units * 10n ** BigInt(n.places);
+  if (top === 0n) return (0).toFixed(places);
+  const negative = top < 0n !== bottom < 0n;
+  if (top < 0n) top = -top;
+  if (bottom < 0n) bottom = -bottom;
+  // floor(top / bottom + 1/2): half away from zero on the magnitude.
+  const digits = ((2n * top + bottom) / (2n * bottom)).toString().padStart(places + 1, '0');
+  const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+  return negative ? `-${text}` : text;
 }
 
 /** Money: exactly two decimals. */
-export const money = (value: Exact): string => fixed(value, 2);
+export const money = (value: Figure): string => fixed(value, 2);
 /** Percentages and trends: two decimals. */
-export const percent = (value: Exact): string => fixed(value, 2);
+export const percent = (value: Figure): string => fixed(value, 2);
 /** The savings rate: one decimal. */
-export const rate = (value: Exact): string => fixed(value, 1);
+export const rate = (value: Figure): string => fixed(value, 1);
 
-/** `part` as a percentage of `whole` (unrounded); zero when the whole is zero. */
-export function shareOf(part: Exact, whole: Exact): Exact {
-  return whole.isZero() ? ZERO : part.div(whole).times(HUNDRED);
+/** `part` as a percentage of `whole` (part x 100 / whole, unevaluated); zero when the whole is zero. */
+export function shareOf(part: Exact, whole: Exact): Figure {
+  return whole.isZero() ? ZERO : ratio(part.times(HUNDRED), whole);
 }
 
-/** (current - previous) / previous x 100, or null when there is no non-zero previous amount. */
-export function changeFrom(current: Exact, previous: Exact | null): Exact | null {
+/** (current - previous) x 100 / previous, or null when there is no non-zero previous amount. */
+export function changeFrom(current: Exact, previous: Exact | null): Figure | null {
   if (previous === null || previous.isZero()) return null;
-  return current.minus(previous).div(previous).times(HUNDRED);
+  return ratio(current.minus(previous).times(HUNDRED), previous);
 }
 
 /**

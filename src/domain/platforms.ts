@@ -1,15 +1,34 @@
 /**
  * Investment and crypto platforms (docs/api.md, "Investment-platform transfers"): a DEBIT whose
- * merchant name or description names one is a transfer to savings, not spending. The list is
- * data, kept here only; it compiles to RE2 regular expressions that DuckDB evaluates in the query.
+ * merchant name or description names one is a transfer to savings, not spending. The rules are
+ * data, kept here only: the platforms (spellings and guards), the statement noise and financial
+ * words that may follow a platform's name, and the region codes that end a city and state. They
+ * compile to regular expressions that DuckDB's RE2 evaluates in the query (and JavaScript's
+ * RegExp identically, `namesInvestmentPlatform`).
+ *
+ * A field (merchant name or description) names a platform when one of its spellings appears at
+ * a word start and what follows the name, in that field, is statement noise, not another trade:
+ *
+ * - nothing but digits and punctuation up to the field's end ("FIDELITY", "COINBASE.COM 888");
+ * - or a number ("ROBINHOOD123456 FUNDS", "SCHWAB #0123 BEND OR", "FIDELITY401K");
+ * - or a word of `STATEMENT_NOISE` or `FINANCIAL_WORDS` ("ROBINHOOD DES:FUNDS", "MERRILL ACH",
+ *   "VANGUARD BUY", "EDWARD D JONES & CO");
+ * - or a city and state ending the field: at most `CITY_WORDS` words, then a code of
+ *   `REGION_CODES` ("ROBINHOOD MENLO PARK CA").
+ *
+ * Any other word right after the name makes it another business sharing the name ("ROBINHOOD
+ * PIZZA CO", "FIDELITY PLUMBING INC", "COINBASE CAFE", "FIDELITY BANK LOAN PMT"): only the first
+ * word after the name is read; once noise has ended the name, the rest is statement fields.
+ * Guards name look-alike businesses explicitly; a guard found in either field means the whole
+ * transaction does not name that guard's platform (merchant "Les Schwab Tire Centers" with
+ * description "SCHWAB #0123 BEND OR").
  *
  * Spelling syntax: lower-case letters and digits; a space stands for any run of separators
  * (spaces, punctuation, `*`, none at all), so `e trade` covers "E*TRADE", "E-TRADE" and "ETRADE".
- * A spelling matches between non-letters (digits may touch it: "COINBASE8889087930"); a trailing
- * `*` lets it end inside a word ("STASH INVESTMENTS" for `stash invest*`). Guards name the
- * businesses that merely share a platform's name; they match from a word start, as prefixes.
- * RE2 has no lookaround: a text names a platform when a spelling still matches once every guard
- * phrase is blanked out. Matching is on lower-cased text.
+ * A spelling matches after a non-letter (digits may touch it: "8889COINBASE"); a trailing `*`
+ * lets it end inside a word ("STASH INVESTMENTS" for `stash invest*`), the rest of that word
+ * being part of the name. Guards match from a word start, as prefixes. Matching is on the
+ * lower-cased fields (platformTextSql; platformText reproduces it as far as the patterns see).
  */
 
 export interface InvestmentPlatform {
@@ -165,7 +184,8 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
   { name: 'Webull', spellings: ['webull'], guards: [] },
   // TD Ameritrade Park: the Omaha ballpark's former name.
   { name: 'TD Ameritrade', spellings: ['ameritrade'], guards: ['ameritrade park'] },
-  { name: 'Merrill Edge', spellings: ['merrill edge', 'merrill lynch'], guards: [] },
+  // Merrill (Lynch, Edge): the bare name counts ("MERRILL ACH 123").
+  { name: 'Merrill', spellings: ['merrill', 'merrill edge', 'merrill lynch'], guards: [] },
   // Not bare "Ally": Ally Bank deposits and Ally auto loan payments are no platform.
   { name: 'Ally Invest', spellings: ['ally invest*', 'ally invst'], guards: [] },
   {
@@ -187,7 +207,12 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
   { name: 'Firstrade', spellings: ['firstrade'], guards: [] },
   { name: 'tastytrade', spellings: ['tastytrade', 'tastyworks'], guards: [] },
   { name: 'Ellevest', spellings: ['ellevest'], guards: [] },
-  { name: 'Edward Jones', spellings: ['edward jones'], guards: ['edward jones dome'] },
+  // The legal name too: "EDWARD D JONES & CO".
+  {
+    name: 'Edward Jones',
+    spellings: ['edward jones', 'edward d jones'],
+    guards: ['edward jones dome'],
+  },
   { name: 'T. Rowe Price', spellings: ['t rowe price'], guards: [] },
   { name: 'Bitstamp', spellings: ['bitstamp'], guards: [] },
   {
@@ -215,33 +240,221 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
   { name: 'Wells Fargo Advisors', spellings: ['wells fargo advisors'], guards: [] },
 ];
 
-const SEPARATORS = '[^a-z0-9]*';
+// --- What may follow a platform's name -------------------------------------------------------
+
+/**
+ * Words banks print around a payee's name: ACH and card formats and their field labels, money
+ * movement, legal forms, web addresses. Syntax as a spelling's single word (`contrib*`: prefix).
+ */
+export const STATEMENT_NOISE: readonly string[] = [
+  // ACH / card formats and their labels ("DES:FUNDS ID:123 INDN:... CO ID:... PPD", "ORIG CO").
+  'ach',
+  'web',
+  'ppd',
+  'ccd',
+  'ctx',
+  'iat',
+  'tel',
+  'pos',
+  'edi',
+  'des',
+  'descr',
+  'id',
+  'indn',
+  'orig',
+  'sec',
+  'ref',
+  'trace',
+  'conf',
+  'online',
+  'recurring',
+  'automatic',
+  'automated',
+  'instant',
+  'visa',
+  // Money movement.
+  'transfer',
+  'xfer',
+  'trnsfr',
+  'tfr',
+  'deposit',
+  'dep',
+  'withdrawal',
+  'wdrl',
+  'debit',
+  'dbt',
+  'payment',
+  'pmt',
+  'pymt',
+  'pymnt',
+  'pymnts',
+  'purchase',
+  'buy',
+  'contrib*',
+  'fund',
+  'funds',
+  'funding',
+  'topup',
+  'top',
+  'moneyline',
+  'moneylink',
+  'fedwire',
+  'wire',
+  // Legal forms and web addresses ("COINBASE.COM", "BINANCE.US", "EDWARD D JONES & CO").
+  'inc',
+  'llc',
+  'co',
+  'corp',
+  'corporation',
+  'company',
+  'ltd',
+  'lp',
+  'llp',
+  'com',
+  'net',
+  'www',
+  'us',
+  'usa',
+];
+
+/**
+ * Words of the investment trade that keep a name a platform ("FIDELITY INVESTMENTS", "SCHWAB
+ * BROKERAGE", "ACORNS EARLY"). Banks, lenders and insurers are other trades: `bank`, `loan`,
+ * `mortgage`, `insurance`, `life` are deliberately absent ("FIDELITY BANK LOAN PMT" is spending).
+ */
+export const FINANCIAL_WORDS: readonly string[] = [
+  'invest*',
+  'invst',
+  'reinvest*',
+  'broker*',
+  'brkg',
+  'bkg',
+  'securities',
+  'financial',
+  'finance',
+  'finl',
+  'fin',
+  'capital',
+  'trading',
+  'trust',
+  'exchange',
+  'clearing',
+  'custody',
+  'wealth',
+  'asset*',
+  'markets',
+  'advis*',
+  'mgmt',
+  'management',
+  'group',
+  'holdings',
+  'ventures',
+  'services',
+  'svc',
+  'svcs',
+  'assoc',
+  'associates',
+  'retirement',
+  'ira',
+  'roth',
+  'hsa',
+  'savings',
+  'portfolio',
+  'mutual',
+  'stock*',
+  'shares',
+  'dividend*',
+  'crypto',
+  'bitcoin',
+  'btc',
+  'wallet',
+  'cash',
+  'margin',
+  // Acorns' accounts and round-ups.
+  'early',
+  'later',
+  'round',
+  'roundup*',
+];
+
+/**
+ * State, territory and province codes that end a card statement's city ("MENLO PARK CA").
+ * Not `co`: after a name it is the legal form ("ROBINHOOD PIZZA CO" is a pizza company).
+ */
+export const REGION_CODES: readonly string[] = [
+  ...['al', 'ak', 'az', 'ar', 'ca', 'ct', 'de', 'dc', 'fl', 'ga', 'hi', 'id', 'il', 'in', 'ia'],
+  ...['ks', 'ky', 'la', 'me', 'md', 'ma', 'mi', 'mn', 'ms', 'mo', 'mt', 'ne', 'nv', 'nh', 'nj'],
+  ...['nm', 'ny', 'nc', 'nd', 'oh', 'ok', 'or', 'pa', 'ri', 'sc', 'sd', 'tn', 'tx', 'ut', 'vt'],
+  ...['va', 'wa', 'wv', 'wi', 'wy', 'pr', 'vi', 'gu'],
+  ...['ab', 'bc', 'mb', 'nb', 'nl', 'ns', 'nt', 'nu', 'on', 'pe', 'qc', 'sk', 'yt'],
+];
+
+/** The most words a city before a region code may have ("MENLO PARK", "SAN FRANCISCO"). */
+export const CITY_WORDS = 2;
+
+// --- Compiling the rules -------------------------------------------------------------------------
+
+/** One separator: not a letter, not a digit, not the break between the two fields. */
+const SEPARATOR = '[^a-z0-9\\n]';
+const SEPARATORS = `${SEPARATOR}*`;
 const WORD_START = '(^|[^a-z])';
 const WORD_END = '([^a-z]|$)';
+/** The end of a field: the break before the description, or the end of the text. */
+const FIELD_END = '(\\n|$)';
+/** Joins the two fields; never inside one (see platformText). */
+const FIELD_BREAK = '\n';
 
-function spellingPattern(spelling: string): string {
+function wordsOf(spelling: string): { words: string[]; prefix: boolean } {
   const prefix = spelling.endsWith('*');
   const words = (prefix ? spelling.slice(0, -1) : spelling).split(' ');
   if (!words.every((word) => /^[a-z0-9]+$/.test(word))) {
     throw new Error(`invalid platform spelling: ${spelling}`);
   }
-  return words.join(SEPARATORS) + (prefix ? '' : WORD_END);
+  return { words, prefix };
 }
 
-/** One RE2 pattern (for lower-cased text) matching any of the spellings from a word start. */
-function anyOf(spellings: readonly string[]): string {
-  return `${WORD_START}(${spellings.map(spellingPattern).join('|')})`;
+/** A spelling as a name: its words across separators; a prefix takes the rest of its word. */
+function namePattern(spelling: string): string {
+  const { words, prefix } = wordsOf(spelling);
+  return words.join(SEPARATORS) + (prefix ? '[a-z]*' : '');
 }
+
+/** Single words (`word` or `prefix*`) as one group: whole words, or words starting so. */
+function wordGroup(list: readonly string[]): string {
+  const whole: string[] = [];
+  const prefixes: string[] = [];
+  for (const entry of list) {
+    const { words, prefix } = wordsOf(entry);
+    if (words.length !== 1 || !/^[a-z]+$/.test(words[0] ?? '')) {
+      throw new Error(`invalid statement word: ${entry}`);
+    }
+    (prefix ? prefixes : whole).push(words[0] as string);
+  }
+  return `((${whole.join('|')})${WORD_END}|(${prefixes.join('|')}))`;
+}
+
+/** What may follow a platform's name in its field for the name to count (see the header). */
+function continuation(): string {
+  return `(${[
+    `[^a-z\\n]*${FIELD_END}`,
+    `${SEPARATORS}[0-9]`,
+    `${SEPARATOR}+${wordGroup([...STATEMENT_NOISE, ...FINANCIAL_WORDS])}`,
+    `${SEPARATOR}+([a-z]+${SEPARATOR}+){0,${CITY_WORDS}}(${REGION_CODES.join('|')})[^a-z\\n]*(usa?[^a-z\\n]*)?${FIELD_END}`,
+  ].join('|')})`;
+}
+
+/** The spellings as alternatives of names (no word start, no continuation). */
+const namesOf = (spellings: readonly string[]): string => spellings.map(namePattern).join('|');
 
 /**
- * One RE2 pattern matching any guard as a prefix from a word start. Guards sharing a first word
+ * One pattern matching any guard as a prefix from a word start. Guards sharing a first word
  * share it in the pattern ("kraken (jr|sushi|...)"): DuckDB compiles the pattern on every
  * execution, and its cost grows with the pattern's length.
  */
 function anyPrefixOf(guards: readonly string[]): string {
   const byFirstWord = new Map<string, string[]>();
   for (const guard of guards) {
-    const [first = '', ...rest] = spellingPattern(`${guard}*`).split(SEPARATORS);
+    const [first = '', ...rest] = wordsOf(guard).words;
     const tails = byFirstWord.get(first) ?? [];
     tails.push(rest.join(SEPARATORS));
     byFirstWord.set(first, tails);
@@ -253,47 +466,147 @@ function anyPrefixOf(guards: readonly string[]): string {
   return `${WORD_START}(${body.join('|')})`;
 }
 
+/** Never matches: the text holds one field break, never two. */
+const NO_NAME = '\\n\\n';
+
+/** The rules as regular expressions, valid in RE2 (DuckDB) and JavaScript alike. */
 export interface CompiledPlatformMatcher {
-  /** Any platform's spelling. */
+  /** Any platform's name followed by noise, not another trade: `before + names + after`. */
   platform: string;
-  /** Any look-alike business name. */
+  /** Any look-alike business name (guard). */
   guard: string;
+  /** Around a list of name alternatives: the word start, and the continuation. */
+  before: string;
+  after: string;
+  /** The names of the platforms without guards (alternatives), or a pattern matching nothing. */
+  unguardedNames: string;
+  /** Per platform with guards: its guard, and its names (alternatives). */
+  guarded: ReadonlyArray<{ guard: string; names: string }>;
 }
 
 export function compilePlatformMatcher(
   platforms: readonly InvestmentPlatform[] = INVESTMENT_PLATFORMS,
 ): CompiledPlatformMatcher {
+  const withGuards = platforms.filter((platform) => platform.guards.length > 0);
+  const without = platforms.filter((platform) => platform.guards.length === 0);
+  const before = `${WORD_START}(`;
+  const after = `)${continuation()}`;
   return {
-    platform: anyOf(platforms.flatMap((platform) => platform.spellings)),
-    guard: anyPrefixOf(platforms.flatMap((platform) => platform.guards)),
+    platform: `${before}${namesOf(platforms.flatMap((platform) => platform.spellings))}${after}`,
+    guard: anyPrefixOf(withGuards.flatMap((platform) => platform.guards)),
+    before,
+    after,
+    unguardedNames: without.length
+      ? namesOf(without.flatMap((platform) => platform.spellings))
+      : NO_NAME,
+    guarded: withGuards.map((platform) => ({
+      guard: anyPrefixOf(platform.guards),
+      names: namesOf(platform.spellings),
+    })),
   };
 }
 
 const literal = (pattern: string) => `'${pattern.replaceAll("'", "''")}'`;
 
 /**
- * A SQL boolean expression: does the lower-cased `textSql` name an investment platform outside
- * every look-alike name? Look-alike names are blanked out, then the platform pattern must still
- * match ("LES SCHWAB TIRES" no, "ROBINHOOD ... LES SCHWAB" yes). The patterns are this module's
- * constants, never request input. DuckDB compiles each pattern on every execution of a statement
- * with parameters, so there are few and they are case-sensitive (cheaper to compile); CASE runs
- * the blanking only for the texts that named a platform at all.
+ * A SQL boolean expression: does `textSql` (platformTextSql) name an investment platform? When
+ * no platform's name reads as one, false; when one does and no guard is present, true;
+ * otherwise the platforms whose guard is present (in either field) are ruled out, and the
+ * others' names must still read as a platform ("LES SCHWAB" + "SCHWAB #0123" no, "ROBINHOOD" +
+ * "LES SCHWAB REFERRAL" yes). The patterns are this module's constants, never request input.
+ * DuckDB compiles each constant pattern on every execution of a statement with parameters, so
+ * they are few; the last pattern is built per row, only for the rare rows that reach it.
  */
 export function namesInvestmentPlatformSql(
   textSql: string,
   matcher: CompiledPlatformMatcher = compilePlatformMatcher(),
 ): string {
-  const platform = literal(matcher.platform);
-  return `CASE WHEN NOT regexp_matches(${textSql}, ${platform}) THEN false
-    ELSE regexp_matches(regexp_replace(${textSql}, ${literal(matcher.guard)}, ' ', 'g'), ${platform}) END`;
+  const platform = `regexp_matches(${textSql}, ${literal(matcher.platform)})`;
+  if (matcher.guarded.length === 0) return platform;
+  const names = [
+    literal(matcher.unguardedNames),
+    ...matcher.guarded.map(
+      ({ guard, names }) =>
+        `CASE WHEN NOT regexp_matches(${textSql}, ${literal(guard)}) THEN ${literal(names)} END`,
+    ),
+  ];
+  const remaining = `${literal(matcher.before)} || concat_ws('|', ${names.join(', ')}) || ${literal(matcher.after)}`;
+  return `CASE WHEN NOT ${platform} THEN false
+    WHEN NOT regexp_matches(${textSql}, ${literal(matcher.guard)}) THEN true
+    ELSE regexp_matches(${textSql}, ${remaining}) END`;
 }
 
+const lowerSql = (sql: string) => `replace(lower(coalesce(${sql}, '')), chr(10), ' ')`;
+
 /**
- * The text matched per transaction: merchant name and description, lower-cased, kept apart by
- * a digit. Separators inside a spelling never cross a digit, so no spelling or guard spans the
- * two fields (merchant "Fidelity", description "PAYMENT" is not the guard "fidelity payment"),
- * while a digit still ends a word on either side.
+ * The text matched per transaction: merchant name and description, lower-cased, joined by a
+ * line break that neither field keeps (theirs become spaces). Separators never cross it, so no
+ * spelling or guard spans the two fields (merchant "Fidelity", description "PAYMENT" is not
+ * "fidelity payment"), and it ends the merchant name's field.
  */
 export function platformTextSql(merchantNameSql: string, descriptionSql: string): string {
-  return `lower(coalesce(${merchantNameSql}, '') || ' 0 ' || coalesce(${descriptionSql}, ''))`;
+  return `${lowerSql(merchantNameSql)} || chr(10) || ${lowerSql(descriptionSql)}`;
+}
+
+// --- The same rules in JavaScript ------------------------------------------------------------------
+
+/**
+ * DuckDB's lower() as far as the patterns can tell: they read only a-z, 0-9 and the field
+ * break, and besides A-Z only U+0130 (to "i") and the Kelvin sign U+212A (to "k") lower-case to
+ * those in DuckDB (JavaScript would write U+0130 as "i" and a combining dot). Every other
+ * character is a separator whatever its case.
+ */
+const lowerField = (value: string | null | undefined) =>
+  (value ?? '')
+    .replaceAll(FIELD_BREAK, ' ')
+    .replace(/[A-Z\u0130\u212A]/g, (upper) => (upper === '\u0130' ? 'i' : upper.toLowerCase()));
+
+/** platformTextSql, in JavaScript. */
+export function platformText(
+  merchantName: string | null | undefined,
+  description: string | null | undefined,
+): string {
+  return `${lowerField(merchantName)}${FIELD_BREAK}${lowerField(description)}`;
+}
+
+interface PlatformRegExps {
+  platform: RegExp;
+  guard: RegExp;
+  guarded: ReadonlyArray<{ guard: RegExp; names: string }>;
+}
+
+function regExpsOf(matcher: CompiledPlatformMatcher): PlatformRegExps {
+  return {
+    platform: new RegExp(matcher.platform),
+    guard: new RegExp(matcher.guard),
+    guarded: matcher.guarded.map(({ guard, names }) => ({ guard: new RegExp(guard), names })),
+  };
+}
+
+const REGEXPS = new WeakMap<CompiledPlatformMatcher, PlatformRegExps>();
+let defaultMatcher: CompiledPlatformMatcher | undefined;
+
+/** namesInvestmentPlatformSql over platformTextSql, in JavaScript: the same patterns and steps. */
+export function namesInvestmentPlatform(
+  merchantName: string | null | undefined,
+  description: string | null | undefined,
+  matcher?: CompiledPlatformMatcher,
+): boolean {
+  if (!matcher) {
+    defaultMatcher ??= compilePlatformMatcher();
+    matcher = defaultMatcher;
+  }
+  let rules = REGEXPS.get(matcher);
+  if (!rules) {
+    rules = regExpsOf(matcher);
+    REGEXPS.set(matcher, rules);
+  }
+  const text = platformText(merchantName, description);
+  if (!rules.platform.test(text)) return false;
+  if (rules.guarded.length === 0 || !rules.guard.test(text)) return true;
+  const names = [
+    matcher.unguardedNames,
+    ...rules.guarded.filter(({ guard }) => !guard.test(text)).map(({ names }) => names),
+  ];
+  return new RegExp(`${matcher.before}${names.join('|')}${matcher.after}`).test(text);
 }

@@ -5,7 +5,7 @@
  * DEBIT transfers to investment platforms. Categories, include_income and min_total_amount
  * never touch it.
  */
-import { type Exact, exact, HUNDRED, money, rate, ZERO } from '../money.ts';
+import { type Exact, exact, HUNDRED, money, rate, ratio, ZERO } from '../money.ts';
 
 export interface CashFlowTotals {
   income: Exact;
@@ -39,6 +39,6 @@ export function cashFlowFields({ income, expenses }: CashFlowTotals): CashFlowFi
   return {
     total_income: money(income),
     total_expenses: money(expenses),
-    savings_rate: savings === null ? null : rate(savings.div(income).times(HUNDRED)),
+    savings_rate: savings === null ? null : rate(ratio(savings.times(HUNDRED), income)),
   };
 }

@@ -17,8 +17,10 @@ import {
   compareCodePoints,
   DAYS_PER_MONTH,
   type Exact,
+  type Figure,
   money,
   percent,
+  ratio,
   shareOf,
   ZERO,
 } from '../money.ts';
@@ -121,17 +123,17 @@ export type ShapeOptions = {
   minTotalAmount: Exact;
 };
 
-const fmt = (value: Exact | null): string | null => (value === null ? null : percent(value));
+const fmt = (value: Figure | null): string | null => (value === null ? null : percent(value));
 
 function sumOf(items: readonly Totals[]): Exact {
   return items.reduce((total, item) => total.plus(item.amount), ZERO);
 }
 
-function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Exact | null): EntryFigures {
+function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Figure | null): EntryFigures {
   return {
     total_amount: money(entry.amount),
     transaction_count: entry.count,
-    average_transaction: money(entry.amount.div(entry.count)),
+    average_transaction: money(ratio(entry.amount, entry.count)),
     percentage_of_total: percent(shareOf(entry.amount, flowTotal)),
     largest_transaction: entry.largest,
     trend: fmt(trend),
@@ -206,7 +208,7 @@ export function shapeSpendingAnalysis(
   }
 
   /** Category/merchant trend: the window's last calendar period against the one before. */
-  function lastPeriodTrend(entry: EntryAggregate): Exact | null {
+  function lastPeriodTrend(entry: EntryAggregate): Figure | null {
     if (beforeLast === null) return null;
     const rows = periodRows.get(`${entry.flow}\u0000${entry.key}`) ?? [];
     const amountIn = (key: string) => rows.find((row) => row.period === key)?.amount ?? ZERO;
@@ -272,7 +274,7 @@ export function shapeSpendingAnalysis(
 
   const firstPeriod = periodKey(window.start, timePeriod);
   /** Period trend: against the calendar period just before, counted inside the window. */
-  function periodTrend(key: string, amountOf: (key: string) => Exact | undefined): Exact | null {
+  function periodTrend(key: string, amountOf: (key: string) => Exact | undefined): Figure | null {
     if (key === firstPeriod) return null;
     return changeFrom(amountOf(key) ?? ZERO, amountOf(previousKey(key, timePeriod)) ?? ZERO);
   }
@@ -341,11 +343,12 @@ export function shapeSpendingAnalysis(
                 row[dimension === 'category' ? 'merchant' : 'category'] === undefined,
             ).map((row) => [row[dimension] as string, row.amount]),
           );
-    const daily = total.div(daysIn(window));
+    // Multiplied before dividing: total x 30.4375 / days, rounded once, exactly.
+    const days = daysIn(window);
     return {
       total_spending: money(total),
-      average_daily_spending: money(daily),
-      average_monthly_spending: money(daily.times(DAYS_PER_MONTH)),
+      average_daily_spending: money(ratio(total, days)),
+      average_monthly_spending: money(ratio(total.times(DAYS_PER_MONTH), days)),
       total_transactions: count,
       unique_merchants: uniqueMerchants,
       top_category: topName(totalsBy('category')),
