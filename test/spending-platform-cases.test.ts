@@ -8,17 +8,20 @@
 import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../src/build/derived.ts';
 import {
   FINANCIAL_WORDS,
   INVESTMENT_PLATFORMS,
   namesInvestmentPlatform,
-  namesInvestmentPlatformSql,
-  platformTextSql,
   REGION_CODES,
   STATEMENT_NOISE,
 } from '../src/domain/platforms.ts';
 import { GROUP_BYS } from '../src/domain/spending/model.ts';
+import {
+  namesInvestmentPlatformSql,
+  PLATFORM_RULES_FINGERPRINT,
+  platformTextSql,
+  toPlatformSql,
+} from '../src/engines/duckdb/platform-sql.ts';
 import { DuckDbPool } from '../src/engines/duckdb/pool.ts';
 import { hasCurrentDerivedColumns, sqlFor } from '../src/engines/duckdb/spending.ts';
 import {

@@ -7,7 +7,8 @@
 import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { DERIVED_TRANSACTION_COLUMNS, PLATFORM_RULES_FINGERPRINT } from './derived.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../engines/duckdb/platform-sql.ts';
+import { DERIVED_TRANSACTION_COLUMNS } from './derived.ts';
 import {
   newGeneration,
   publishDatabaseFile,

@@ -12,20 +12,7 @@
  * expression (`store_meta.platform_rules`); the query uses the stored flag only when the
  * fingerprint matches its own, and otherwise evaluates the expression as before.
  */
-import { createHash } from 'node:crypto';
-import { namesInvestmentPlatformSql, platformTextSql } from '../domain/platforms.ts';
-
-/** Whether a row (table alias `alias`) is a DEBIT naming an investment platform. */
-export function toPlatformSql(alias: string): string {
-  const text = platformTextSql(`${alias}.merchant_name`, `${alias}.description`);
-  return `CASE WHEN ${alias}.direction = 'DEBIT' THEN ${namesInvestmentPlatformSql(text)} ELSE false END`;
-}
-
-/** Identifies the platform rules a store's `to_platform` was computed with. */
-export const PLATFORM_RULES_FINGERPRINT = createHash('sha256')
-  .update(toPlatformSql('t'))
-  .digest('hex')
-  .slice(0, 16);
+import { toPlatformSql } from '../engines/duckdb/platform-sql.ts';
 
 export interface DerivedColumn {
   name: string;

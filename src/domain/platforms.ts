@@ -506,48 +506,6 @@ export function compilePlatformMatcher(
   };
 }
 
-const literal = (pattern: string) => `'${pattern.replaceAll("'", "''")}'`;
-
-/**
- * A SQL boolean expression: does `textSql` (platformTextSql) name an investment platform? When
- * no platform's name reads as one, false; when one does and no guard is present, true;
- * otherwise the platforms whose guard is present (in either field) are ruled out, and the
- * others' names must still read as a platform ("LES SCHWAB" + "SCHWAB #0123" no, "ROBINHOOD" +
- * "LES SCHWAB REFERRAL" yes). The patterns are this module's constants, never request input.
- * DuckDB compiles each constant pattern on every execution of a statement with parameters, so
- * they are few; the last pattern is built per row, only for the rare rows that reach it.
- */
-export function namesInvestmentPlatformSql(
-  textSql: string,
-  matcher: CompiledPlatformMatcher = compilePlatformMatcher(),
-): string {
-  const platform = `regexp_matches(${textSql}, ${literal(matcher.platform)})`;
-  if (matcher.guarded.length === 0) return platform;
-  const names = [
-    literal(matcher.unguardedNames),
-    ...matcher.guarded.map(
-      ({ guard, names }) =>
-        `CASE WHEN NOT regexp_matches(${textSql}, ${literal(guard)}) THEN ${literal(names)} END`,
-    ),
-  ];
-  const remaining = `${literal(matcher.before)} || concat_ws('|', ${names.join(', ')}) || ${literal(matcher.after)}`;
-  return `CASE WHEN NOT ${platform} THEN false
-    WHEN NOT regexp_matches(${textSql}, ${literal(matcher.guard)}) THEN true
-    ELSE regexp_matches(${textSql}, ${remaining}) END`;
-}
-
-const lowerSql = (sql: string) => `replace(lower(coalesce(${sql}, '')), chr(10), ' ')`;
-
-/**
- * The text matched per transaction: merchant name and description, lower-cased, joined by a
- * line break that neither field keeps (theirs become spaces). Separators never cross it, so no
- * spelling or guard spans the two fields (merchant "Fidelity", description "PAYMENT" is not
- * "fidelity payment"), and it ends the merchant name's field.
- */
-export function platformTextSql(merchantNameSql: string, descriptionSql: string): string {
-  return `${lowerSql(merchantNameSql)} || chr(10) || ${lowerSql(descriptionSql)}`;
-}
-
 // --- The same rules in JavaScript ------------------------------------------------------------------
 
 /**

@@ -4,7 +4,7 @@
  * lighter breakdown, plus the summary and the cash flow. Results are exact text (DECIMAL and
  * BIGINT as strings); shape.ts turns them into the response.
  */
-import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../../build/derived.ts';
+
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
 import {
@@ -19,6 +19,7 @@ import {
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
 import { cents } from '../../domain/spending/recurring.ts';
+import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from './platform-sql.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /** One row over the scoped rows (see countedCtes); `$9` switches it off for the legacy endpoint. */
