@@ -119,3 +119,18 @@ function codePointOrderUnit(unit: number): number {
 export function byAmountThenName<T>(amount: (item: T) => Exact, name: (item: T) => string) {
   return (a: T, b: T): number => amount(b).cmp(amount(a)) || compareCodePoints(name(a), name(b));
 }
+
+/** A stored amount (exact decimal text) as money: two decimals. */
+export const formatMoney = (value: string | Exact): string =>
+  money(typeof value === 'string' ? exact(value) : value);
+
+/** Like formatMoney, but null stays null (optional columns). */
+export function formatMoneyOrNull(value: string | null | undefined): string | null {
+  return value === null || value === undefined ? null : formatMoney(value);
+}
+
+/** A stored rate (percent, up to four places): at least two decimals, no trailing zeros beyond. */
+export function formatRate(value: string): string {
+  const rate = exact(value);
+  return rate.decimalPlaces() <= 2 ? money(rate) : rate.toFixed();
+}

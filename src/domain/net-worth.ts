@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { type Exact, ZERO } from './money.ts';
 import { LIABILITY_ACCOUNT_TYPES } from './taxonomy.ts';
 
 /** Account types whose balance is owed, not owned (docs/data-contract.md: `current` is the amount owed). */
@@ -9,15 +9,15 @@ function isLiabilityType(type: string): boolean {
 }
 
 export interface NetWorth {
-  assets: Decimal;
-  liabilities: Decimal;
-  netWorth: Decimal;
+  assets: Exact;
+  liabilities: Exact;
+  netWorth: Exact;
 }
 
 /** Sums exact balances by side; accounts without a balance (null) count for nothing. */
 export function netWorthOf(balances: Iterable<{ type: string; current: string | null }>): NetWorth {
-  let assets = new Decimal(0);
-  let liabilities = new Decimal(0);
+  let assets = ZERO;
+  let liabilities = ZERO;
   for (const { type, current } of balances) {
     if (current === null) continue;
     if (isLiabilityType(type)) liabilities = liabilities.plus(current);

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { effectiveWindow, TIME_PERIODS } from '../../domain/calendar.ts';
+import { formatMoney, formatMoneyOrNull } from '../../domain/money.ts';
 import { netWorthOf } from '../../domain/net-worth.ts';
 import { qEnum, queryObject } from '../../http/fastapi/index.ts';
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
-import { formatMoney, formatMoneyOrNull, moneySchema } from '../../http/money.ts';
+import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { BalancePointRecord } from '../../port/read-port.ts';
 import { Account } from '../accounts.ts';

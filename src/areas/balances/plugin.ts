@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { formatMoney, formatMoneyOrNull } from '../../domain/money.ts';
 import { netWorthOf } from '../../domain/net-worth.ts';
-import { formatMoney, formatMoneyOrNull } from '../../http/money.ts';
 import { protectedResponses } from '../../http/schemas.ts';
 import { balanceHistoryPlugin } from './history.ts';
 import { BalancesResponse } from './schemas.ts';

@@ -1,8 +1,7 @@
-import { Decimal } from 'decimal.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { effectiveWindow } from '../../domain/calendar.ts';
-import { compareCodePoints } from '../../domain/money.ts';
+import { compareCodePoints, Exact, formatMoney, ZERO } from '../../domain/money.ts';
 import {
   inferPayFrequency,
   nextExpectedPayDate,
@@ -10,7 +9,7 @@ import {
 } from '../../domain/pay-frequency.ts';
 import { queryObject } from '../../http/fastapi/index.ts';
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
-import { formatMoney, moneySchema } from '../../http/money.ts';
+import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { PayStatementRecord } from '../../port/read-port.ts';
 import { boundedCalendarPeriods } from '../balances/window.ts';
@@ -104,11 +103,11 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
         return {
           start_date: month.start,
           end_date: month.end,
-          total: formatMoney(row?.total ?? 0),
+          total: formatMoney(row?.total ?? '0'),
           transaction_count: row?.count ?? 0,
         };
       });
-      const totalIncome = monthlyRows.reduce((sum, row) => sum.plus(row.total), new Decimal(0));
+      const totalIncome = monthlyRows.reduce((sum, row) => sum.plus(row.total), ZERO);
       return {
         start_date: window.start,
         end_date: window.end,
@@ -141,8 +140,8 @@ function payrollIncome(statements: readonly PayStatementRecord[]): z.infer<typeo
         pay_frequency: frequency,
         last_pay_date: payDates.at(-1) as string,
         next_expected_pay_date: nextExpectedPayDate(payDates, frequency),
-        gross_total: formatMoney(Decimal.sum(...group.map((statement) => statement.gross_pay))),
-        net_total: formatMoney(Decimal.sum(...group.map((statement) => statement.net_pay))),
+        gross_total: formatMoney(Exact.sum(...group.map((statement) => statement.gross_pay))),
+        net_total: formatMoney(Exact.sum(...group.map((statement) => statement.net_pay))),
         statement_count: group.length,
       };
     })

@@ -1,7 +1,6 @@
-import { Decimal } from 'decimal.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { formatMoney } from '../../http/money.ts';
+import { exact, formatMoney } from '../../domain/money.ts';
 import { paginated } from '../../http/pagination.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { DailyTotalRecord } from '../../port/read-port.ts';
@@ -49,7 +48,7 @@ function dailyTotal(row: DailyTotalRecord): z.infer<typeof DailyTotal> {
     date: row.date,
     debits: formatMoney(row.debits),
     credits: formatMoney(row.credits),
-    net: formatMoney(new Decimal(row.credits).minus(row.debits)),
+    net: formatMoney(exact(row.credits).minus(row.debits)),
     count: row.count,
   };
 }
