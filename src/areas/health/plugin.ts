@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorDetail } from '../../http/schemas.ts';
+import { ErrorDetail, transportResponses } from '../../http/schemas.ts';
 
 const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 const Readiness = z
@@ -18,7 +18,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
         summary: 'Liveness probe',
         tags: ['operations'],
         security: [],
-        response: { 200: Health },
+        response: { 200: Health, ...transportResponses },
       },
     },
     async () => ({ status: 'ok' as const }),
@@ -32,7 +32,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
         summary: 'Readiness probe: the store answers a query',
         tags: ['operations'],
         security: [],
-        response: { 200: Readiness, 503: ErrorDetail },
+        response: { 200: Readiness, ...transportResponses, 503: ErrorDetail },
       },
     },
     async (request) => {
