@@ -33,6 +33,7 @@ export function serverOptions(
     genReqId: requestIdFor,
     requestIdHeader: false,
     // FastAPI answers HEAD on a GET route with 405, and a trailing slash with a 307 redirect.
+    // Only the probes opt in to HEAD (exposeHeadRoute in areas/health), for load balancers.
     exposeHeadRoutes: false,
     routerOptions: {
       ignoreTrailingSlash: false,

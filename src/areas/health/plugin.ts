@@ -7,12 +7,17 @@ const Readiness = z
   .object({ status: z.literal('ready'), store_generation: z.string() })
   .meta({ id: 'Readiness' });
 
-/** Probes for orchestrators: liveness never touches the store, readiness runs a query on it. */
+/**
+ * Probes for orchestrators: liveness never touches the store, readiness runs a query on it.
+ * Both answer HEAD too (the same status and headers, no body), for load balancers that probe
+ * with it; every other route keeps FastAPI's 405 on HEAD (server-options.ts).
+ */
 export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/healthz',
     {
       config: { public: true },
+      exposeHeadRoute: true,
       schema: {
         operationId: 'getLiveness',
         summary: 'Liveness probe',
@@ -27,6 +32,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
     '/readyz',
     {
       config: { public: true },
+      exposeHeadRoute: true,
       schema: {
         operationId: 'getReadiness',
         summary: 'Readiness probe: the store answers a query',
