@@ -6,7 +6,7 @@
  *     [--start YYYY-MM-DD] [--end YYYY-MM-DD]
  *
  * Without --start/--end the API's default window applies: the trailing year up to today.
- * Exit codes: 0 printed, 1 the API refused (the reason is printed), 2 wrong usage.
+ * Exit codes: 0 printed (or --help), 1 the API refused (the reason is printed), 2 wrong usage.
  */
 import { parseArgs } from 'node:util';
 import createClient from 'openapi-fetch';
@@ -14,9 +14,34 @@ import type { components, paths } from './generated/api.ts';
 
 type Period = components['schemas']['TimePeriodSpendingWithTransactionIds'];
 
+const HELP = `Usage: API_TOKEN=pat_... npx tsx examples/monthly-spending.ts [--start YYYY-MM-DD] [--end YYYY-MM-DD]
+
+Prints the token owner's spending per month (amount, count, trend), the window's totals,
+top category and merchant, income, expenses and savings rate, from GET /v1/user and
+GET /v2/users/spending.
+
+Options:
+  --start YYYY-MM-DD   first day of the window (default: a year before the end, plus a day)
+  --end YYYY-MM-DD     last day of the window (default: today)
+  -h, --help           show this help
+
+Environment:
+  API_TOKEN            personal access token (pat_...), required
+  API_BASE_URL         the API's base URL (default: http://127.0.0.1:8000)
+
+Exit codes: 0 printed, 1 the API refused or could not be reached, 2 wrong usage.
+`;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 function fail(code: number, message: string): never {
   process.stderr.write(`monthly-spending: ${message}\n`);
   process.exit(code);
+}
+
+/** A wrong command line or environment: what is wrong, where to read more, exit code 2. */
+function usageError(message: string): never {
+  fail(2, `${message}\nRun with --help for usage.`);
 }
 
 /** The `detail` of an error body: a string, or pydantic's list of field errors. */
@@ -33,18 +58,38 @@ function describeError(status: number, error: unknown): string {
 }
 
 async function main(): Promise<void> {
-  let values: { start?: string; end?: string };
+  let values: { start?: string; end?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { start: { type: 'string' }, end: { type: 'string' } },
+      options: {
+        start: { type: 'string' },
+        end: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
+      allowPositionals: false,
     }));
   } catch (error) {
-    fail(2, error instanceof Error ? error.message : String(error));
+    usageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  for (const name of ['start', 'end'] as const) {
+    const value = values[name];
+    if (value !== undefined && !DATE.test(value)) {
+      usageError(`--${name} must be a date as YYYY-MM-DD, got '${value}'`);
+    }
   }
   const token = process.env.API_TOKEN;
-  if (!token) fail(2, 'set API_TOKEN to a personal access token (pat_...)');
-  const baseUrl = process.env.API_BASE_URL ?? 'http://127.0.0.1:8000';
+  if (!token) usageError('set API_TOKEN to a personal access token (pat_...)');
+  const baseUrl = process.env.API_BASE_URL || 'http://127.0.0.1:8000';
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    usageError(
+      `API_BASE_URL must be an http(s) URL such as http://127.0.0.1:8000, got '${baseUrl}'`,
+    );
+  }
 
   const client = createClient<paths>({
     baseUrl,

@@ -4,13 +4,16 @@ import { databasePathFromEnv } from '../src/config.ts';
 
 const HELP = `
 Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--drop-tokens]
+                          [--allow-empty]
 
 Builds the analytical store from a folder holding one file per table (users.csv,
 accounts.csv, links.csv, transactions.csv required; access_tokens, balances,
 pay_statements, liabilities optional), as CSV with a header row or as <table>.parquet.
 Every row is checked first; on the first bad rows the build stops, prints
-<file>:<line>: <reason> and leaves the existing store untouched. The new store is
-written next to the target and swapped in atomically.
+<file>:<line>: <reason> (the file line where the bad record starts) and leaves the
+existing store untouched. So does a CSV file that cannot be read (not UTF-8, a field
+too many or too few, an unclosed quote), and a required table with no rows. The new
+store is written next to the target and swapped in atomically.
 
 Options:
   --source <folder>    folder with the input files
@@ -18,6 +21,8 @@ Options:
                        data/finance.duckdb)
   --drop-tokens        without access_tokens input, start with no tokens instead of
                        keeping the replaced store's tokens of users still present
+  --allow-empty        build even when users, links, accounts or transactions has
+                       no rows (a header-only file); refused by default
   -h, --help           show this help
 
 Exit codes: 0 built, 1 bad input or failure, 2 wrong usage.
@@ -28,6 +33,7 @@ await runCli('build-db', async () => {
     source: { type: 'string' },
     database: { type: 'string' },
     'drop-tokens': { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
   });
   const sourceDir = requireOption(args.source, 'source');
   const databasePath = args.database ?? databasePathFromEnv();
@@ -36,6 +42,7 @@ await runCli('build-db', async () => {
       sourceDir,
       databasePath,
       keepTokens: !args['drop-tokens'],
+      allowEmpty: args['allow-empty'] === true,
       onProgress: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (error) {

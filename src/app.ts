@@ -47,7 +47,26 @@ declare module 'fastify' {
   }
 }
 
-const PAT_IN_TEXT = /pat_[0-9A-Za-z]+/g;
+/**
+ * One character as a URL may spell it: itself, or percent-encoded in either hex case (also
+ * encoded again, `%2570`, for a reader who decodes twice). `hexCodes` are its codes in
+ * upper and lower case, as a regex alternative.
+ */
+const spelled = (literal: string, hexCodes: string) => `(?:${literal}|%(?:25)*(?:${hexCodes}))`;
+
+/**
+ * Anything a URL decoder turns into `pat_` followed by token characters, in any letter case:
+ * `pat_`, `PAT_`, `pat%5F`, `%70at_`, `%50%41%54%5f...`, a token body with encoded characters.
+ * (`+` decodes to a space, never to a token character, so it ends a match.)
+ */
+const PAT_IN_TEXT = new RegExp(
+  spelled('p', '[57]0') +
+    spelled('a', '[46]1') +
+    spelled('t', '[57]4') +
+    spelled('_', '5f') +
+    `${spelled('[0-9a-z]', '3[0-9]|[46][1-9a-f]|[57][0-9a]')}+`,
+  'gi',
+);
 
 /** Pino options that never let a token reach the logs, from a header or from a query string. */
 export function loggerOptions(level: string) {

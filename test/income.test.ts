@@ -120,7 +120,7 @@ describe('GET /v1/users/income', () => {
       {
         type: 'value_error',
         loc: ['query', 'start_date'],
-        msg: 'Value error, the window holds more than 3660 periods of one month; shorten it or use a longer time_period',
+        msg: 'Value error, the window holds more than 3660 months; shorten it',
         input: '1500-01-01',
         ctx: { error: {} },
       },

@@ -830,6 +830,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -852,6 +867,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description The data store is unavailable; retry later */
@@ -891,6 +921,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserProfile"];
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
@@ -1030,6 +1075,21 @@ export interface operations {
                     "application/json": components["schemas"]["SpendingAnalysisEnrichedResponse"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
             401: {
                 headers: {
@@ -1164,6 +1224,21 @@ export interface operations {
                     "application/json": components["schemas"]["SpendingAnalysisEnrichedResponse"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
             401: {
                 headers: {
@@ -1284,6 +1359,21 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionListResponse"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
             401: {
                 headers: {
@@ -1400,6 +1490,21 @@ export interface operations {
                     "application/json": components["schemas"]["LinkListResponse"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
             401: {
                 headers: {
@@ -1511,6 +1616,21 @@ export interface operations {
                     "application/json": components["schemas"]["BalancesResponse"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
             401: {
                 headers: {
@@ -1617,6 +1737,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BalanceHistoryResponse"];
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
@@ -1735,6 +1870,21 @@ export interface operations {
                     "application/json": components["schemas"]["IncomeResponse"];
                 };
             };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
             401: {
                 headers: {
@@ -1844,6 +1994,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LiabilitiesResponse"];
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */

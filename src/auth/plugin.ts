@@ -9,6 +9,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The user who owns the presented token; set by the auth hook on every protected route. */
     userId: string;
+    /**
+     * Set by the rate limiter (src/http/rate-limit.ts) when the client's address is over its
+     * budget of failed authentications: the seconds until that budget resets. A presented
+     * token that fails then answers 429 instead of 401; one that authenticates is served.
+     */
+    authFailureRetryAfter: number | null;
   }
 }
 
@@ -43,7 +49,11 @@ function notAuthenticated(reply: FastifyReply) {
   return sendDetail(reply, 401, 'Not authenticated');
 }
 
-function invalidCredentials(reply: FastifyReply) {
+function invalidCredentials(request: FastifyRequest, reply: FastifyReply) {
+  if (request.authFailureRetryAfter !== null) {
+    reply.header('retry-after', String(Math.max(1, request.authFailureRetryAfter)));
+    return sendDetail(reply, 429);
+  }
   reply.header('www-authenticate', 'Bearer error="invalid_token"');
   return sendDetail(reply, 401, 'Invalid authentication credentials');
 }
@@ -56,6 +66,7 @@ function invalidCredentials(reply: FastifyReply) {
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('userId', '');
+  app.decorateRequest('authFailureRetryAfter', null);
   const cache = new TokenOwnerCache(TOKEN_CACHE_CAPACITY);
 
   async function tokenOwner(store: ReadPort, token: string): Promise<TokenOwner | undefined> {
@@ -76,10 +87,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!authorization || !scheme || !credentials || scheme.toLowerCase() !== 'bearer') {
       return notAuthenticated(reply);
     }
-    if (!isWellFormedToken(credentials)) return invalidCredentials(reply);
+    if (!isWellFormedToken(credentials)) return invalidCredentials(request, reply);
     const owner = await tokenOwner(request.store, credentials);
     if (!owner || (owner.expiresAtMs !== null && owner.expiresAtMs <= Date.now())) {
-      return invalidCredentials(reply);
+      return invalidCredentials(request, reply);
     }
     request.userId = owner.userId;
   });

@@ -27,7 +27,14 @@ import {
   TABLES,
   type TableName,
 } from './schema.ts';
-import { csvLines, parquetRows, type RowLocator, stagedTable, validationSql } from './validate.ts';
+import {
+  csvLines,
+  parquetRows,
+  type RowLocator,
+  scanCsv,
+  stagedTable,
+  validationSql,
+} from './validate.ts';
 
 export interface BuildOptions {
   sourceDir: string;
@@ -39,6 +46,12 @@ export interface BuildOptions {
    * (those whose user still exists), so a rebuild does not lock every client out. Default true.
    */
   keepTokens?: boolean;
+  /**
+   * Build even when a required table (users, links, accounts, transactions) has no rows.
+   * Default false: a header-only file is far more often a failed export than an intent, and
+   * would silently replace the store with one that serves nothing.
+   */
+  allowEmpty?: boolean;
 }
 
 export interface BuildResult {
@@ -104,7 +117,8 @@ async function findInputs(sourceDir: string): Promise<Map<TableName, InputFile>>
       file,
       locator: isCsv ? csvLines : parquetRows,
       reader: isCsv
-        ? `read_csv(${sqlString(path)}, all_varchar = true, header = true, delim = ',', quote = '"', escape = '"', strict_mode = true)`
+        ? // skip = 0: the sniffer would otherwise skip leading rows it finds inconsistent.
+          `read_csv(${sqlString(path)}, all_varchar = true, header = true, delim = ',', quote = '"', escape = '"', strict_mode = true, skip = 0)`
         : `read_parquet(${sqlString(path)})`,
     });
   }
@@ -118,12 +132,33 @@ function duckdbMessage(error: unknown): string {
   return message.split('\n').filter(Boolean).slice(0, 2).join(' ');
 }
 
+/**
+ * Why DuckDB could not read an input, in this tool's words: for a CSV file, the structural
+ * problems a scan of it finds (`file:line: reason`: not UTF-8, a field too many or too few,
+ * an unclosed quote); otherwise, or when the scan finds none, the first line of DuckDB's
+ * message without its error class.
+ */
+async function unreadableInput(input: InputFile, error: unknown): Promise<BuildInputError> {
+  if (input.locator === csvLines) {
+    const { problems } = await scanCsv(input.path, { maxProblems: MAX_REPORTED_PROBLEMS });
+    if (problems.length > 0) {
+      return new BuildInputError(
+        problems.map((problem) => `${input.file}:${problem.line}: ${problem.reason}`),
+      );
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const first = (message.split('\n').find(Boolean) ?? message).replace(/^[A-Za-z ]*Error: /, '');
+  const what = input.locator === csvLines ? 'as CSV' : 'as Parquet';
+  return new BuildInputError([`${input.file}: cannot read ${what}: ${first}`]);
+}
+
 async function inputColumns(conn: DuckDBConnection, input: InputFile): Promise<string[]> {
   try {
     const result = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${input.reader}`);
     return result.getRowObjectsJson().map((row) => String(row.column_name));
   } catch (error) {
-    throw new BuildInputError([`${input.file}: cannot read: ${duckdbMessage(error)}`]);
+    throw await unreadableInput(input, error);
   }
 }
 
@@ -175,7 +210,8 @@ async function stage(
     try {
       await conn.run(`CREATE TABLE ${stagedTable(table)} AS SELECT ${projection} FROM ${from}`);
     } catch (error) {
-      throw new BuildInputError([`${input?.file ?? table}: cannot read: ${duckdbMessage(error)}`]);
+      if (input) throw await unreadableInput(input, error);
+      throw error;
     }
     const count = await countRows(conn, stagedTable(table));
     counts[table] = count;
@@ -193,6 +229,21 @@ async function countRows(conn: DuckDBConnection, table: string): Promise<number>
   return Number(result.getRowObjectsJson()[0]?.n ?? 0);
 }
 
+/** A required table without rows, unless allowed: `<file>: no rows ...`. */
+function emptyTableProblems(
+  inputs: Map<TableName, InputFile>,
+  counts: Record<TableName, number>,
+): string[] {
+  return TABLE_NAMES.filter((table) => TABLES[table].requiredInput && counts[table] === 0).map(
+    (table) => {
+      const input = inputs.get(table);
+      const file = input?.file ?? `${table}.csv`;
+      const what = input?.locator === csvLines ? 'no rows (only a header)' : 'no rows';
+      return `${file}: ${what}; the store would have no ${table}. Pass --allow-empty to build it anyway`;
+    },
+  );
+}
+
 async function validate(
   conn: DuckDBConnection,
   inputs: Map<TableName, InputFile>,
@@ -201,15 +252,31 @@ async function validate(
   for (const table of TABLE_NAMES) {
     const input = inputs.get(table);
     if (!input || problems.length >= MAX_REPORTED_PROBLEMS) continue;
-    const sql = validationSql(table, input.locator, MAX_REPORTED_PROBLEMS - problems.length);
+    const sql = validationSql(table, MAX_REPORTED_PROBLEMS - problems.length);
     const rows = (await conn.runAndReadAll(sql)).getRowObjectsJson();
+    if (rows.length === 0) continue;
+    const related = (row: (typeof rows)[number]) =>
+      row.related_row === null || row.related_row === undefined ? null : Number(row.related_row);
+    // A quoted value may span lines: the file lines of the rows to name come from the file.
+    const wanted = new Set<number>();
+    for (const row of rows) {
+      wanted.add(Number(row.row_index));
+      const first = related(row);
+      if (first !== null) wanted.add(first);
+    }
+    const lines =
+      input.locator === csvLines
+        ? (await scanCsv(input.path, { wanted })).recordLines
+        : new Map<number, number>();
     for (const row of rows) {
       const index = Number(row.row_index);
       const where =
         input.locator === csvLines
-          ? `${input.file}:${index + 2}`
+          ? `${input.file}:${lines.get(index) ?? index + 2}`
           : `${input.file}:row ${index + 1}`;
-      problems.push(`${where}: ${String(row.reason)}`);
+      const first = related(row);
+      const refersTo = first === null ? '' : ` (first at ${input.locator.label(first, lines)})`;
+      problems.push(`${where}: ${String(row.reason)}${refersTo}`);
     }
   }
   return problems;
@@ -331,6 +398,10 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     await conn.run(`SET TimeZone = 'UTC'`);
     await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
     const counts = await stage(conn, inputs, progress);
+    if (!options.allowEmpty) {
+      const empty = emptyTableProblems(inputs, counts);
+      if (empty.length > 0) throw new BuildInputError(empty);
+    }
 
     const validationStarted = performance.now();
     const problems = await validate(conn, inputs);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -76,6 +76,32 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendDetail(reply, 503);
   });
 
+  // HTTP/1.1 requires Host (RFC 9112, section 3.2: 400 without it), before routing and
+  // authentication; HTTP/1.0 may omit it. Node's own check is off (server-options.ts) because
+  // its 400 has no body and none of our headers.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return;
+    applySecurityHeaders(reply);
+    reply.header('connection', 'close');
+    return sendDetail(reply, 400);
+  });
+
+  // Node hands CONNECT to a 'connect' listener, not to the request handler, and drops the
+  // connection when there is none. This API tunnels nothing: CONNECT goes through the router
+  // like any other method, so it answers 405 with Allow on a routed path and 404 elsewhere
+  // (an authority such as `host:443` is no path), then the connection closes.
+  app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket);
+    response.on('finish', () => {
+      response.detachSocket(socket);
+      socket.destroySoon();
+    });
+    app.routing(request, response);
+  });
+
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();
@@ -89,10 +115,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (!methodsByPath.has(path) && path !== '/') {
       const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
       if (methodsByPath.has(other)) {
-        return reply
-          .code(307)
-          .header('location', `${request.protocol}://${request.host}${other}${query}`)
-          .send();
+        // HTTP/1.0 may come without Host: then the location is the path alone.
+        const origin = request.host ? `${request.protocol}://${request.host}` : '';
+        return reply.code(307).header('location', `${origin}${other}${query}`).send();
       }
     }
     const methods = methodsByPath.get(path);

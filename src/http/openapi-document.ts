@@ -69,6 +69,7 @@ const TAGS = [
 
 const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   '200': 'Successful Response',
+  '400': 'Bad Request: an HTTP/1.1 request without a `Host` header',
   '401':
     'Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked ' +
     'or expired token (`Invalid authentication credentials`)',
@@ -127,6 +128,7 @@ function responseHeaders(status: string, deprecated: boolean): Json {
 
 /** Examples of the error bodies that do not depend on data. */
 const ERROR_EXAMPLES: Record<string, unknown> = {
+  '400': { detail: 'Bad Request' },
   '401': { detail: 'Not authenticated' },
   '404': { detail: 'Not Found' },
   '414': { detail: 'URI Too Long' },

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hashToken } from '../tokens/token.ts';
+import { hashToken, isWellFormedToken } from '../tokens/token.ts';
 import { authorizationSchemeParam } from './fastapi/bearer.ts';
 import { sendDetail } from './fastapi/detail.ts';
 
@@ -28,6 +28,24 @@ function rateLimitKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
+/**
+ * A request the failure budget applies to: it presents a credential to a route that
+ * authenticates (404 and 405 are decided before authentication; public routes read none).
+ */
+function presentsCredential(request: FastifyRequest): boolean {
+  return (
+    request.headers.authorization !== undefined &&
+    !request.is404 &&
+    request.routeOptions.config.public !== true
+  );
+}
+
+/** A bearer token of the right shape and checksum: only the store can tell whether it is live. */
+function presentsWellFormedToken(request: FastifyRequest): boolean {
+  const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
+  return scheme.toLowerCase() === 'bearer' && isWellFormedToken(credentials);
+}
+
 function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) {
   reply.header('retry-after', String(Math.max(1, retryAfterSeconds)));
   return sendDetail(reply, 429);
@@ -38,9 +56,14 @@ function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) {
  * limited request never reaches authentication or the store:
  * - RATE_LIMIT_MAX requests per token (per address without a token) per window, with the
  *   `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every response;
- * - RATE_LIMIT_AUTH_FAILURES failed authentications per address per window, after which the
- *   address gets 429 whatever token it presents (guessing tokens is pointless anyway, but
- *   this keeps a scanner off the store).
+ * - RATE_LIMIT_AUTH_FAILURES failed authentications (401 with a credential presented) per
+ *   address per window. Past that budget the address is not locked out, since one address may
+ *   be a NAT or proxy in front of many honest clients: a well-formed token still goes to
+ *   authentication and is served when it is live, and answers 429 there when it fails; any
+ *   other credential (malformed, wrong checksum, another scheme) gets 429 here, before any
+ *   store lookup. A request with no credential is no guess: it is told to authenticate (401).
+ *   A forged well-formed token still costs one indexed lookup; the store's queue bound and
+ *   load shedding cap those.
  * Over a limit: 429 `{"detail":"Too Many Requests"}` with `Retry-After` (seconds).
  */
 export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {
@@ -59,9 +82,13 @@ export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance,
 
   app.addHook('onRequest', async (request, reply) => {
     if (UNLIMITED_ROUTES.has(request.routeOptions.url ?? '')) return;
-    const failed = await failures(request, { increment: false });
-    if (!failed.isAllowed && failed.remaining === 0) {
-      return tooManyRequests(reply, failed.ttlInSeconds);
+    if (presentsCredential(request)) {
+      const failed = await failures(request, { increment: false });
+      if (!failed.isAllowed && failed.remaining === 0) {
+        if (!presentsWellFormedToken(request)) return tooManyRequests(reply, failed.ttlInSeconds);
+        // Authentication decides: served when live, 429 instead of 401 when not.
+        request.authFailureRetryAfter = failed.ttlInSeconds;
+      }
     }
     const limit = await perKey(request);
     if (limit.isAllowed) return;

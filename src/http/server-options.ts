@@ -25,11 +25,15 @@ export function serverOptions(
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     // How often Node checks the two timeouts above (its default is 30 s).
     connectionsCheckingInterval: Math.min(1000, config.HEADERS_TIMEOUT_MS),
+    // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own (no body,
+    // no request id, no security headers); errorsPlugin answers it in our shape instead.
+    requireHostHeader: false,
   };
   const options: FastifyHttpOptions<Server> = {
     genReqId: requestIdFor,
     requestIdHeader: false,
     // FastAPI answers HEAD on a GET route with 405, and a trailing slash with a 307 redirect.
+    // Only the probes opt in to HEAD (exposeHeadRoute in areas/health), for load balancers.
     exposeHeadRoutes: false,
     routerOptions: {
       ignoreTrailingSlash: false,

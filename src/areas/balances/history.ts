@@ -90,6 +90,7 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
         window,
         time_period,
         lastRawValue(request, 'start_date'),
+        'time_period',
       );
       const [rows, accounts] = await Promise.all([
         request.store.balanceHistory(

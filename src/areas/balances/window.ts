@@ -33,22 +33,23 @@ export function calendarPeriods(window: Window, period: TimePeriod): Period[] {
 /**
  * `calendarPeriods`, refusing a window of more than MAX_PERIODS periods with a 422
  * `value_error` on `start_date` (a check across parameters, run once every field is valid).
+ * `periodParameter` names the query parameter that chose `period`, so the message can suggest
+ * a longer one; null when the endpoint fixes the period (income: months), which then only
+ * suggests a shorter window.
  */
 export function boundedCalendarPeriods(
   window: Window,
   period: TimePeriod,
   rawStartDate: string | null,
+  periodParameter: string | null,
 ): Period[] {
   const periods: Period[] = [];
   for (const clipped of periodsOf(window, period)) {
     if (periods.length === MAX_PERIODS) {
-      throw new RequestValidationError([
-        valueError(
-          'start_date',
-          `the window holds more than ${MAX_PERIODS} periods of one ${period}; shorten it or use a longer time_period`,
-          rawStartDate,
-        ),
-      ]);
+      const message = periodParameter
+        ? `the window holds more than ${MAX_PERIODS} periods of one ${period}; shorten it or use a longer ${periodParameter}`
+        : `the window holds more than ${MAX_PERIODS} ${period}s; shorten it`;
+      throw new RequestValidationError([valueError('start_date', message, rawStartDate)]);
     }
     periods.push(clipped);
   }

@@ -92,7 +92,12 @@ export const incomePlugin: FastifyPluginAsyncZod = async (app) => {
       const window = effectiveWindow(app.clock.today(), start_date, end_date);
       assertWindowOrdered(request, window);
       // Checked before any query: an over-long window is refused without scanning it.
-      const months = boundedCalendarPeriods(window, 'month', lastRawValue(request, 'start_date'));
+      const months = boundedCalendarPeriods(
+        window,
+        'month',
+        lastRawValue(request, 'start_date'),
+        null,
+      );
       const [statements, monthlyRows] = await Promise.all([
         request.store.payStatements(request.userId, window),
         request.store.monthlyIncome(request.userId, window),
