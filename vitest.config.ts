@@ -21,6 +21,9 @@ const BEHAVIOUR_SUITES = [
   'test/validation-endpoints.test.ts',
   'test/validation-golden.test.ts',
   'test/hot-swap.test.ts',
+  'test/defects-health.test.ts',
+  'test/defects-rate-limit.test.ts',
+  'test/defects-windows.test.ts',
 ];
 
 export default defineConfig({

@@ -45,6 +45,8 @@ describe('graceful shutdown', () => {
       DATABASE_PATH: demo.path,
       TODAY: DEMO_TODAY,
       DB_POOL_SIZE: '1',
+      // Every heavy request queues for the one connection: none shares a cached answer.
+      RESPONSE_CACHE_MB: '0',
       RATE_LIMIT_MAX: '0',
       SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
       SHUTDOWN_GRACE_MS: String(grace),
