@@ -173,6 +173,7 @@ function queryFor(days: number, overrides: Partial<SpendingQuery> = {}): Spendin
     accountIds: [],
     categories: [],
     includeIncome: false,
+    minTotalAmount: '0',
     withCashFlow: true,
     ...overrides,
   };
@@ -219,7 +220,7 @@ describe('the shaped answer: every ratio against the reference', () => {
             summary: { total: exactOf(total), count: 1, uniqueMerchants: 1 },
             cashFlow: { income: exactOf(cashFlow.income), expenses: exactOf(cashFlow.expenses) },
           };
-          const shaped = shapeSpendingAnalysis(query, aggregates, { minTotalAmount: new Exact(0) });
+          const shaped = shapeSpendingAnalysis(query, aggregates);
           const totalText = text(total);
           expect(shaped.summary.average_daily_spending).toBe(
             expected.averageDaily(totalText, days),
@@ -292,7 +293,7 @@ describe('the shaped answer: every ratio against the reference', () => {
             summary: { total: exactOf(total), count: 3, uniqueMerchants: 1 },
             cashFlow: { income: new Exact(0), expenses: new Exact(0) },
           };
-          const shaped = shapeSpendingAnalysis(query, aggregates, { minTotalAmount: new Exact(0) });
+          const shaped = shapeSpendingAnalysis(query, aggregates);
           const firstKey = `${query.window.start.slice(0, 7)}-01`;
           const expectedTrend = (period: string) => {
             if (period === firstKey) return null;

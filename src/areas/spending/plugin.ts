@@ -64,6 +64,7 @@ function spendingQuery(
     accountIds: query.account_ids,
     categories,
     includeIncome: query.include_income,
+    minTotalAmount: query.min_total_amount,
     withCashFlow,
   };
 }
@@ -89,13 +90,10 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
   function analyse(withCashFlow: boolean) {
     return async (request: FastifyRequest<{ Querystring: SpendingQueryString }>) => {
       const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
-      const minTotalAmount = request.query.min_total_amount;
-      const key = JSON.stringify([query, String(minTotalAmount)]);
+      const key = JSON.stringify(query);
       const analysis = await cache.get(request.store.generation, key, async () => {
         const aggregates = await request.store.spendingAggregates(query);
-        return shapeSpendingAnalysis(query, aggregates, {
-          minTotalAmount: new Exact(minTotalAmount),
-        });
+        return shapeSpendingAnalysis(query, aggregates);
       });
       return {
         spending: analysis.spending,

@@ -25,6 +25,8 @@ export interface SpendingQuery {
   /** Canonical taxonomy names. */
   categories: readonly string[];
   includeIncome: boolean;
+  /** Category and merchant entries below this total are left out (exact decimal text). */
+  minTotalAmount: string;
   withCashFlow: boolean;
 }
 

@@ -17,6 +17,7 @@ import {
   compareCodePoints,
   DAYS_PER_MONTH,
   type Exact,
+  exact,
   type Figure,
   money,
   percent,
@@ -118,11 +119,6 @@ export type SpendingAnalysis = CashFlowFields & {
   by_time_period: EnrichedPeriod[] | null;
 };
 
-export type ShapeOptions = {
-  /** Entries of by_category / by_merchant below this total are left out. */
-  minTotalAmount: Exact;
-};
-
 const fmt = (value: Figure | null): string | null => (value === null ? null : percent(value));
 
 function sumOf(items: readonly Totals[]): Exact {
@@ -172,9 +168,9 @@ function groupRows<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string
 export function shapeSpendingAnalysis(
   query: SpendingQuery,
   aggregates: SpendingAggregates,
-  options: ShapeOptions,
 ): SpendingAnalysis {
   const { window, timePeriod, groupBy } = query;
+  const minTotalAmount = exact(query.minTotalAmount);
   const entriesOf = (flow: Flow) => aggregates.entries.filter((entry) => entry.flow === flow);
   const flowTotals = new Map(FLOWS.map((flow) => [flow, sumOf(entriesOf(flow))]));
   const breakdownsOf = (flow: Flow, has: (row: BreakdownAggregate) => boolean) =>
@@ -217,7 +213,7 @@ export function shapeSpendingAnalysis(
 
   const listed = (flow: Flow) =>
     entriesOf(flow)
-      .filter((entry) => !entry.amount.lt(options.minTotalAmount))
+      .filter((entry) => !entry.amount.lt(minTotalAmount))
       .sort(
         byAmountThenName(
           (entry) => entry.amount,
