@@ -5,7 +5,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { effectiveWindow } from '../../domain/calendar.ts';
-import { Exact } from '../../domain/money.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
 import { CATEGORIES } from '../../domain/taxonomy.ts';
