@@ -1,9 +1,9 @@
 import { BuildInputError, buildStore } from '../src/build/build.ts';
 import { parseCliArgs, requireOption, runCli } from '../src/cli/args.ts';
-import { databasePathFromEnv } from '../src/config.ts';
+import { databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
 
 const HELP = `
-Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--drop-tokens]
+Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--tokens <file>]
                           [--allow-empty]
 
 Builds the analytical store from a folder holding one file per table (users.csv,
@@ -13,14 +13,16 @@ Every row is checked first; on the first bad rows the build stops, prints
 <file>:<line>: <reason> (the file line where the bad record starts) and leaves the
 existing store untouched. So does a CSV file that cannot be read (not UTF-8, a field
 too many or too few, an unclosed quote), and a required table with no rows. The new
-store is written next to the target and swapped in atomically.
+store is written next to the target and swapped in atomically. Tokens of an
+access_tokens input are merged into the token store beside it (it keeps every token
+minted before: rebuilding the store never locks clients out).
 
 Options:
   --source <folder>    folder with the input files
   --database <file>    store to create or replace (default: $DATABASE_PATH, else
                        data/finance.duckdb)
-  --drop-tokens        without access_tokens input, start with no tokens instead of
-                       keeping the replaced store's tokens of users still present
+  --tokens <file>      the token store to merge access_tokens into (default:
+                       $TOKENS_PATH, else beside the store: finance.tokens.duckdb)
   --allow-empty        build even when users, links, accounts or transactions has
                        no rows (a header-only file); refused by default
   -h, --help           show this help
@@ -32,7 +34,7 @@ await runCli('build-db', async () => {
   const args = parseCliArgs(HELP, {
     source: { type: 'string' },
     database: { type: 'string' },
-    'drop-tokens': { type: 'boolean' },
+    tokens: { type: 'string' },
     'allow-empty': { type: 'boolean' },
   });
   const sourceDir = requireOption(args.source, 'source');
@@ -41,7 +43,7 @@ await runCli('build-db', async () => {
     await buildStore({
       sourceDir,
       databasePath,
-      keepTokens: !args['drop-tokens'],
+      tokensPath: args.tokens ?? tokensPathFromEnv(databasePath),
       allowEmpty: args['allow-empty'] === true,
       onProgress: (line) => process.stderr.write(`${line}\n`),
     });

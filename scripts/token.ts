@@ -1,5 +1,5 @@
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
-import { DEFAULT_DATABASE_PATH, databasePathFromEnv } from '../src/config.ts';
+import { DEFAULT_DATABASE_PATH, databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
 import { parseDay } from '../src/demo-data/days.ts';
 import {
   listTokens,
@@ -13,12 +13,12 @@ import { hashToken } from '../src/tokens/token.ts';
 
 const HELP = `
 Usage:
-  npm run token -- --user ID [--name NAME] [--expires YYYY-MM-DD|ISO] [--database FILE]
-  npm run token -- --revoke ID_OR_TOKEN [--database FILE]
-  npm run token -- --list --user ID [--database FILE]
+  npm run token -- --user ID [--name NAME] [--expires YYYY-MM-DD|ISO] [--database FILE] [--tokens FILE]
+  npm run token -- --revoke ID_OR_TOKEN [--database FILE] [--tokens FILE]
+  npm run token -- --list --user ID [--database FILE] [--tokens FILE]
 
 Mints a personal access token for a user of the store and prints it once on stdout;
-the store keeps only its SHA-256. The token's id (first ${TOKEN_ID_LENGTH} hex characters of the hash)
+the token store keeps only its SHA-256. The token's id (first ${TOKEN_ID_LENGTH} hex characters of the hash)
 goes to stderr and is what --list shows and --revoke accepts.
 
 Options:
@@ -29,11 +29,15 @@ Options:
   --revoke ID|TOKEN    revoke a token: the whole token, or at least ${MIN_REVOKE_PREFIX} hex
                        characters of its id matching exactly one token
   --list               list the user's tokens (id, name, created, expires, revoked)
-  --database FILE      the store (default: $DATABASE_PATH, else ${DEFAULT_DATABASE_PATH})
+  --database FILE      the analytics store, where the user must exist
+                       (default: $DATABASE_PATH, else ${DEFAULT_DATABASE_PATH})
+  --tokens FILE        the token store (default: $TOKENS_PATH, else the file beside the
+                       analytics store: finance.duckdb -> finance.tokens.duckdb)
   -h, --help           show this help
 
-The store is changed on a copy that is swapped in atomically, so a running server keeps
-serving. Exit codes: 0 done, 1 refused or failed (unknown user, no match), 2 wrong usage.
+Only the small token store is rewritten (a copy renamed into place), never the analytics
+store; a running server sees the change within a second.
+Exit codes: 0 done, 1 refused or failed (unknown user, no match), 2 wrong usage.
 `;
 
 const DAY_MS = 86_400_000;
@@ -86,8 +90,10 @@ await runCli('token', async () => {
     revoke: { type: 'string' },
     list: { type: 'boolean' },
     database: { type: 'string' },
+    tokens: { type: 'string' },
   });
   const databasePath = args.database ?? databasePathFromEnv();
+  const tokensPath = args.tokens ?? tokensPathFromEnv(databasePath);
   if (args.revoke !== undefined) {
     if (
       args.list ||
@@ -97,7 +103,7 @@ await runCli('token', async () => {
     ) {
       throw new UsageError('--revoke takes no --list, --user, --name or --expires');
     }
-    const result = await revokeToken({ databasePath, idOrToken: args.revoke });
+    const result = await revokeToken({ tokensPath, idOrToken: args.revoke });
     process.stderr.write(
       result.alreadyRevoked
         ? `token ${result.id} of user ${result.userId} was already revoked\n`
@@ -110,7 +116,7 @@ await runCli('token', async () => {
     if (args.name !== undefined || args.expires !== undefined) {
       throw new UsageError('--list takes no --name or --expires');
     }
-    const tokens = await listTokens({ databasePath, userId });
+    const tokens = await listTokens({ databasePath, tokensPath, userId });
     if (tokens.length === 0) {
       process.stderr.write(`user ${userId} has no tokens\n`);
       return;
@@ -128,11 +134,17 @@ await runCli('token', async () => {
     return;
   }
   const expiresAt = args.expires === undefined ? null : parseExpiry(args.expires);
-  const token = await mintToken({ databasePath, userId, name: args.name ?? null, expiresAt });
+  const token = await mintToken({
+    databasePath,
+    tokensPath,
+    userId,
+    name: args.name ?? null,
+    expiresAt,
+  });
   process.stdout.write(`${token}\n`);
   process.stderr.write(
     `token ${tokenId(hashToken(token))} minted for user ${userId}` +
       (expiresAt ? `, expires ${expiresAt.toISOString()}` : '') +
-      '.\nIt is shown only this once: store it now (the store keeps only its hash).\n',
+      '.\nIt is shown only this once: store it now (the token store keeps only its hash).\n',
   );
 });

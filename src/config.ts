@@ -1,11 +1,20 @@
 import { isValid, parseISO } from 'date-fns';
 import { z } from 'zod';
+import { tokensPathFor } from './tokens/path.ts';
 
 export const DEFAULT_DATABASE_PATH = 'data/finance.duckdb';
 
 /** The store the CLIs work on when not told: `DATABASE_PATH` (empty counts as unset), as the server. */
 export function databasePathFromEnv(env: NodeJS.ProcessEnv = process.env): string {
   return env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
+}
+
+/** The token store: `TOKENS_PATH`, else the file beside the analytics store. */
+export function tokensPathFromEnv(
+  databasePath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  return env.TOKENS_PATH || tokensPathFor(databasePath);
 }
 
 const isoDate = z
@@ -103,6 +112,8 @@ const envSchema = z
       .default(8000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
+    /** The token store; default: beside DATABASE_PATH (finance.duckdb -> finance.tokens.duckdb). */
+    TOKENS_PATH: z.string().min(1).optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

@@ -12,6 +12,8 @@ import { watchStoreFile } from './engines/duckdb/watch.ts';
 import type { TlsFiles } from './http/server-options.ts';
 import { Metrics, startMetricsServer } from './metrics.ts';
 import { type ReloadOutcome, SwappablePort } from './port/swappable.ts';
+import { FollowedTokens } from './tokens/followed.ts';
+import { tokensPathFor } from './tokens/path.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -42,8 +44,21 @@ export function readTlsFiles(config: Config): TlsFiles | null {
 export async function startServer(config: Config): Promise<RunningServer> {
   const https = readTlsFiles(config);
   const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
+  let app: FastifyInstance | undefined;
+  // Followed for the whole process: tokens change apart from the store's generations.
+  const tokens = await FollowedTokens.open(
+    config.TOKENS_PATH ?? tokensPathFor(config.DATABASE_PATH),
+    {
+      onError: (error) =>
+        app?.log.error(
+          { error: String(error) },
+          'token store unreadable: the tokens read before stay in force',
+        ),
+    },
+  );
   const open = () =>
     DuckDbPort.open(config.DATABASE_PATH, {
+      tokens,
       poolSize: config.DB_POOL_SIZE,
       threads: config.DUCKDB_THREADS,
       memoryLimit: config.DUCKDB_MEMORY_LIMIT,
@@ -53,8 +68,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
       maxQueue: config.DB_MAX_QUEUE,
       ...(metrics ? { onQuery: metrics.observeQuery } : {}),
     });
-  const first = await open();
-  let app: FastifyInstance | undefined;
+  const first = await open().catch((error: unknown) => {
+    tokens.close();
+    throw error;
+  });
   const store = new SwappablePort(first, {
     open,
     log: {
@@ -74,7 +91,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ...(metrics ? { metrics } : {}),
   });
   // Runs after the server has stopped and every in-flight request has been answered.
-  app.addHook('onClose', () => store.close());
+  app.addHook('onClose', async () => {
+    await store.close();
+    tokens.close();
+  });
   const watcher = config.STORE_WATCH
     ? watchStoreFile(
         config.DATABASE_PATH,

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { BuildInputError, buildStore } from '../src/build/build.ts';
+import { tokensPathFor } from '../src/tokens/path.ts';
 import { hashToken } from '../src/tokens/token.ts';
 import {
   type FixtureRow,
@@ -264,17 +265,27 @@ describe('build-db: a good build', () => {
     expect(sum?.total).toBe('1500.30');
   });
 
-  it("keeps the replaced store's tokens when the source has none, unless told not to", async () => {
+  it('merges access_tokens input into the token store, which survives rebuilds', async () => {
     const sourceDir = await writeSource(goodTables());
     const databasePath = join(makeTempDir('store'), 'finance.duckdb');
     await buildStore({ sourceDir, databasePath });
-    const token = await mintTestToken(databasePath, 'usr_a', { name: 'ci' });
-    const rebuilt = await buildStore({ sourceDir, databasePath });
-    expect(rebuilt.counts.access_tokens).toBe(1);
-    const tokens = await queryStoreFile(databasePath, 'SELECT token_hash, name FROM access_tokens');
-    expect(tokens).toEqual([{ token_hash: hashToken(token), name: 'ci' }]);
-    await buildStore({ sourceDir, databasePath, keepTokens: false });
-    expect(await queryStoreFile(databasePath, 'SELECT * FROM access_tokens')).toEqual([]);
+    const minted = await mintTestToken(databasePath, 'usr_a', { name: 'ci' });
+    const upstream = { token_hash: 'ab'.repeat(32), user_id: 'usr_a', name: 'upstream' };
+    const withTokens = await writeSource({
+      ...goodTables(),
+      access_tokens: [{ ...upstream, created_at: '2026-01-01 00:00:00' }],
+    });
+    await buildStore({ sourceDir: withTokens, databasePath });
+    // A rebuild without tokens keeps both: tokens live in their own store.
+    await buildStore({ sourceDir, databasePath });
+    const tokens = await queryStoreFile(
+      tokensPathFor(databasePath),
+      'SELECT token_hash, name FROM access_tokens ORDER BY name',
+    );
+    expect(tokens).toEqual([
+      { token_hash: hashToken(minted), name: 'ci' },
+      { token_hash: upstream.token_hash, name: 'upstream' },
+    ]);
   });
 });
 

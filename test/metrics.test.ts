@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from './helpers/server.ts';
-import { mintTestToken } from './helpers/store.ts';
+import { publishNewGeneration } from './helpers/store.ts';
 
 let server: RunningServer;
 let token: string;
@@ -72,7 +72,7 @@ describe('metrics', () => {
 
   it('follow a store swap', async () => {
     const before = server.store.current.generation;
-    await mintTestToken(path, 'usr_jqhzo7mn41');
+    await publishNewGeneration(path);
     expect(await server.reload('test')).toBe('swapped');
     const text = await scrape();
     expect(server.store.current.generation).not.toBe(before);

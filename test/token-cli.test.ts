@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tokensPathFor } from '../src/tokens/path.ts';
 import { listTokens, mintToken, revokeToken } from '../src/tokens/store.ts';
 import { hashToken, isWellFormedToken } from '../src/tokens/token.ts';
 import {
@@ -19,6 +20,7 @@ const runToken = (args: string[], env: Record<string, string> = {}) =>
 
 describe('token CLI', () => {
   let databasePath: string;
+  let tokensPath: string;
 
   beforeAll(async () => {
     const source = makeTempDir('source');
@@ -51,13 +53,11 @@ describe('token CLI', () => {
       ],
     });
     databasePath = await buildStoreFromCsv(source);
+    tokensPath = tokensPathFor(databasePath);
   });
 
   it('mints a token, prints it once and stores only its hash', async () => {
-    const [before] = await queryStoreFile<{ generation: string }>(
-      databasePath,
-      'SELECT generation FROM store_meta',
-    );
+    const analyticsBefore = await stat(databasePath);
     const minted = runToken(['--user', 'usr_tok', '--name', 'laptop', '--expires', '2099-01-31'], {
       DATABASE_PATH: databasePath,
     });
@@ -69,7 +69,7 @@ describe('token CLI', () => {
     expect(minted.stderr).toContain('shown only this once');
     expect(minted.stderr).not.toContain(token);
 
-    const rows = await queryStoreFile(databasePath, 'SELECT * FROM access_tokens');
+    const rows = await queryStoreFile(tokensPath, 'SELECT * FROM access_tokens');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       token_hash: hashToken(token),
@@ -79,13 +79,15 @@ describe('token CLI', () => {
       revoked_at: null,
     });
     expect(JSON.stringify(rows)).not.toContain(token);
-    // A new store was published by swap: new generation, no temp files left.
-    const [after] = await queryStoreFile<{ generation: string }>(
-      databasePath,
-      'SELECT generation FROM store_meta',
-    );
-    expect(after?.generation).not.toBe(before?.generation);
-    expect(await readdir(dirname(databasePath))).toEqual(['finance.duckdb']);
+    // Only the token store was written: the analytics file is the same file, unmodified,
+    // and no temp files are left.
+    const analyticsAfter = await stat(databasePath);
+    expect(analyticsAfter.ino).toBe(analyticsBefore.ino);
+    expect(analyticsAfter.mtimeMs).toBe(analyticsBefore.mtimeMs);
+    expect((await readdir(dirname(databasePath))).sort()).toEqual([
+      'finance.duckdb',
+      'finance.tokens.duckdb',
+    ]);
   });
 
   it('revokes by id prefix and lists without hashes', async () => {
@@ -95,7 +97,7 @@ describe('token CLI', () => {
     expect(revoked.status, revoked.stderr).toBe(0);
     expect(revoked.stderr).toContain(`revoked token ${hashToken(token).slice(0, 12)}`);
     const [row] = await queryStoreFile(
-      databasePath,
+      tokensPath,
       'SELECT revoked_at FROM access_tokens WHERE token_hash = $1',
       [hashToken(token)],
     );
@@ -110,12 +112,12 @@ describe('token CLI', () => {
 
   it('revokes by the whole token, keeping the first revocation time', async () => {
     const token = await mintToken({ databasePath, userId: 'usr_tok' });
-    const first = await revokeToken({ databasePath, idOrToken: token });
+    const first = await revokeToken({ tokensPath, idOrToken: token });
     expect(first.alreadyRevoked).toBe(false);
     const [before] = await listTokens({ databasePath, userId: 'usr_tok' }).then((tokens) =>
       tokens.filter((t) => t.id === first.id),
     );
-    const second = await revokeToken({ databasePath, idOrToken: token });
+    const second = await revokeToken({ tokensPath, idOrToken: token });
     expect(second.alreadyRevoked).toBe(true);
     const [after] = await listTokens({ databasePath, userId: 'usr_tok' }).then((tokens) =>
       tokens.filter((t) => t.id === first.id),
@@ -128,10 +130,10 @@ describe('token CLI', () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain("unknown user 'usr_nobody'");
     expect(unknown.stdout).toBe('');
-    await expect(revokeToken({ databasePath, idOrToken: 'abc' })).rejects.toThrow(
+    await expect(revokeToken({ tokensPath, idOrToken: 'abc' })).rejects.toThrow(
       'at least 8 hex characters',
     );
-    await expect(revokeToken({ databasePath, idOrToken: '00000000' })).rejects.toThrow(
+    await expect(revokeToken({ tokensPath, idOrToken: '00000000' })).rejects.toThrow(
       "no token matches '00000000'",
     );
     const missing = runToken([

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { authorizationSchemeParam } from '../http/fastapi/bearer.ts';
 import { sendDetail } from '../http/fastapi/detail.ts';
-import type { ReadPort, TokenOwner } from '../port/read-port.ts';
 import { hashToken, isWellFormedToken } from '../tokens/token.ts';
 
 declare module 'fastify' {
@@ -17,32 +16,6 @@ declare module 'fastify' {
     authFailureRetryAfter: number | null;
   }
 }
-
-/**
- * Owners of tokens seen lately, by store generation and token hash. Tokens are minted and
- * revoked only by publishing a new store, so an answer holds for its generation; expiry is
- * judged on every request. Only found tokens are kept: well-formed unknown ones are cheap to
- * forge and would crowd the cache out.
- */
-class TokenOwnerCache {
-  private readonly owners = new Map<string, TokenOwner>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): TokenOwner | undefined {
-    return this.owners.get(key);
-  }
-
-  set(key: string, owner: TokenOwner): void {
-    if (this.owners.size >= this.capacity) {
-      // Oldest first: a Map iterates in insertion order.
-      const oldest = this.owners.keys().next().value;
-      if (oldest !== undefined) this.owners.delete(oldest);
-    }
-    this.owners.set(key, owner);
-  }
-}
-
-const TOKEN_CACHE_CAPACITY = 10_000;
 
 function notAuthenticated(reply: FastifyReply) {
   reply.header('www-authenticate', 'Bearer');
@@ -60,25 +33,14 @@ function invalidCredentials(request: FastifyRequest, reply: FastifyReply) {
 
 /**
  * Bearer authentication as FastAPI's HTTPBearer (0.122+) does it, then the token check:
- * shape and checksum first (a malformed token never reaches the store), then the hash lookup.
+ * shape and checksum first (a malformed token never reaches the store), then the hash lookup
+ * (the engine answers from its token store: a minted or revoked token counts within a second).
  * Expiry is judged against the real clock, never the pinned TODAY. Runs on `onRequest`,
  * so before validation. Routes opt out with `config: { public: true }`.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('userId', '');
   app.decorateRequest('authFailureRetryAfter', null);
-  const cache = new TokenOwnerCache(TOKEN_CACHE_CAPACITY);
-
-  async function tokenOwner(store: ReadPort, token: string): Promise<TokenOwner | undefined> {
-    const tokenHash = hashToken(token);
-    const key = `${store.generation}:${tokenHash}`;
-    const cached = cache.get(key);
-    if (cached) return cached;
-    const owner = await store.tokenOwner(tokenHash);
-    if (!owner) return undefined;
-    cache.set(key, owner);
-    return owner;
-  }
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.public || request.is404) return;
@@ -88,7 +50,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       return notAuthenticated(reply);
     }
     if (!isWellFormedToken(credentials)) return invalidCredentials(request, reply);
-    const owner = await tokenOwner(request.store, credentials);
+    const owner = await request.store.tokenOwner(hashToken(credentials));
     if (!owner || (owner.expiresAtMs !== null && owner.expiresAtMs <= Date.now())) {
       return invalidCredentials(request, reply);
     }

@@ -8,6 +8,8 @@ import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { PLATFORM_RULES_FINGERPRINT } from '../engines/duckdb/platform-sql.ts';
+import { tokensPathFor } from '../tokens/path.ts';
+import { importTokens } from '../tokens/store.ts';
 import { DERIVED_TRANSACTION_COLUMNS } from './derived.ts';
 import {
   newGeneration,
@@ -42,10 +44,10 @@ export interface BuildOptions {
   /** One human-readable line per step (the CLI prints them on stderr). */
   onProgress?: (line: string) => void;
   /**
-   * When the source has no access_tokens file, keep the tokens of the store being replaced
-   * (those whose user still exists), so a rebuild does not lock every client out. Default true.
+   * The token store the source's access_tokens are merged into (tokens live apart from the
+   * analytics store and survive its rebuilds). Default: beside the store.
    */
-  keepTokens?: boolean;
+  tokensPath?: string;
   /**
    * Build even when a required table (users, links, accounts, transactions) has no rows.
    * Default false: a header-only file is far more often a failed export than an intent, and
@@ -333,45 +335,6 @@ async function writeTables(
   }
 }
 
-/** Copies the replaced store's tokens whose user still exists; returns how many. */
-async function keepExistingTokens(
-  conn: DuckDBConnection,
-  target: string,
-  progress: (line: string) => void,
-): Promise<number> {
-  const exists = await stat(target).then(
-    (info) => info.isFile(),
-    () => false,
-  );
-  if (!exists) return 0;
-  try {
-    await conn.run(`ATTACH ${sqlString(target)} AS previous (READ_ONLY)`);
-  } catch (error) {
-    progress(
-      `warning: could not open ${target} to keep its access tokens: ${duckdbMessage(error)}`,
-    );
-    return 0;
-  }
-  try {
-    const columns = TABLES.access_tokens.columns.map((column) => column.name).join(', ');
-    await conn.run(
-      `INSERT INTO main.access_tokens SELECT ${columns} FROM previous.access_tokens WHERE user_id IN (SELECT id FROM main.users) ORDER BY ${TABLE_ORDER.access_tokens}`,
-    );
-    const kept = await countRows(conn, 'main.access_tokens');
-    const dropped = (await countRows(conn, 'previous.access_tokens')) - kept;
-    progress(
-      `access_tokens: kept ${formatCount(kept)} from the replaced store` +
-        (dropped > 0 ? `, dropped ${formatCount(dropped)} of users no longer present` : ''),
-    );
-    return kept;
-  } catch (error) {
-    progress(`warning: could not keep the access tokens of ${target}: ${duckdbMessage(error)}`);
-    return 0;
-  } finally {
-    await conn.run('DETACH previous');
-  }
-}
-
 export async function buildStore(options: BuildOptions): Promise<BuildResult> {
   const progress = options.onProgress ?? (() => {});
   const started = performance.now();
@@ -420,15 +383,17 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     await removeDatabaseFiles(stagingPath);
 
     await withWriteLock(target, async () => {
-      if (!inputs.has('access_tokens') && options.keepTokens !== false) {
-        counts.access_tokens = await keepExistingTokens(conn, target, progress);
-      }
       const checkpointStarted = performance.now();
       await conn.run('CHECKPOINT');
       closeDatabase();
       await publishDatabaseFile(buildPath, target);
       progress(`checkpointed and published ${basename(target)} (${seconds(checkpointStarted)})`);
     });
+    if (inputs.has('access_tokens')) {
+      const tokensPath = options.tokensPath ?? tokensPathFor(target);
+      const added = await importTokens(tokensPath, target, 'access_tokens');
+      progress(`access_tokens: ${formatCount(added)} new in ${tokensPath}`);
+    }
     progress(`built ${target}, generation ${generation}, in ${seconds(started)}`);
     return { generation, counts };
   } finally {

@@ -1,20 +1,20 @@
 /**
- * Personal access tokens in the store: mint, revoke, list. The store only ever holds
- * `hashToken(token)`. A running server keeps the store open read-only and stores are
- * published by atomic swap, so changes are made on a copy that then replaces the file
- * (under the same writer lock as build-db).
+ * The token store: a small DuckDB file of its own beside the analytics store (by default
+ * `finance.tokens.duckdb` next to `finance.duckdb`), holding the contract's `access_tokens`
+ * table and only ever `hashToken(token)`. Minting and revoking rewrite this file alone (a copy
+ * renamed over it under a write lock, so a reader never sees half of a change), whatever the
+ * size of the analytics store; a running server follows it (token-owners.ts).
  */
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
-  newGeneration,
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
 } from '../build/publish.ts';
-import { STORE_META_TABLE } from '../build/schema.ts';
+import { tokensPathFor } from './path.ts';
 import { generateToken, hashToken, isWellFormedToken, TOKEN_PREFIX } from './token.ts';
 
 /** Shown instead of the hash: enough to tell tokens apart, useless to an attacker. */
@@ -27,23 +27,14 @@ export class TokenStoreError extends Error {
   override readonly name = 'TokenStoreError';
 }
 
-export interface MintOptions {
-  databasePath: string;
+/** One row of the token store, timestamps as epoch milliseconds. */
+export interface StoredToken {
+  tokenHash: string;
   userId: string;
-  name?: string | null;
-  expiresAt?: Date | null;
-}
-
-export interface RevokeOptions {
-  databasePath: string;
-  /** A whole token, or at least MIN_REVOKE_PREFIX hex characters of its hash. */
-  idOrToken: string;
-}
-
-export interface RevokeResult {
-  id: string;
-  userId: string;
-  alreadyRevoked: boolean;
+  name: string | null;
+  createdAtMs: number;
+  expiresAtMs: number | null;
+  revokedAtMs: number | null;
 }
 
 export interface TokenInfo {
@@ -54,18 +45,23 @@ export interface TokenInfo {
   revokedAt: string | null;
 }
 
+export interface RevokeResult {
+  id: string;
+  userId: string;
+  alreadyRevoked: boolean;
+}
+
 export function tokenId(tokenHash: string): string {
   return tokenHash.slice(0, TOKEN_ID_LENGTH);
 }
 
-async function assertStoreExists(databasePath: string): Promise<string> {
-  const path = resolve(databasePath);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) {
-    throw new TokenStoreError(`store not found: ${path} (build it with npm run build-db)`);
-  }
-  return path;
-}
+const TABLE_DDL = `CREATE TABLE IF NOT EXISTS access_tokens (
+  token_hash VARCHAR PRIMARY KEY, user_id VARCHAR NOT NULL, name VARCHAR,
+  created_at TIMESTAMP NOT NULL, expires_at TIMESTAMP, revoked_at TIMESTAMP)`;
+
+const ROWS_SQL = `SELECT token_hash, user_id, name, epoch_ms(created_at) AS created_ms,
+  epoch_ms(expires_at) AS expires_ms, epoch_ms(revoked_at) AS revoked_ms
+  FROM access_tokens ORDER BY created_at, token_hash`;
 
 async function withConnection<T>(
   path: string,
@@ -83,27 +79,48 @@ async function withConnection<T>(
   }
 }
 
-async function readRows(
-  conn: DuckDBConnection,
-  sql: string,
-  params: string[],
-): Promise<Record<string, unknown>[]> {
-  return (await conn.runAndReadAll(sql, params)).getRowObjectsJson();
+const msOrNull = (value: unknown) => (value === null ? null : Number(value));
+
+async function readTokens(conn: DuckDBConnection): Promise<StoredToken[]> {
+  const rows = (await conn.runAndReadAll(ROWS_SQL)).getRowObjectsJson();
+  return rows.map((row) => ({
+    tokenHash: String(row.token_hash),
+    userId: String(row.user_id),
+    name: (row.name as string | null) ?? null,
+    createdAtMs: Number(row.created_ms),
+    expiresAtMs: msOrNull(row.expires_ms),
+    revokedAtMs: msOrNull(row.revoked_ms),
+  }));
 }
 
-/** Applies `change` to a copy of the store and swaps it in; the store gets a new generation. */
-async function changeStore<T>(
-  databasePath: string,
+/** Every token of the store; none when the file does not exist yet. */
+export async function loadTokens(tokensPath: string): Promise<StoredToken[]> {
+  const exists = await stat(tokensPath).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  if (!exists) return [];
+  return withConnection(tokensPath, { access_mode: 'READ_ONLY' }, readTokens);
+}
+
+/**
+ * Applies `change` to a copy of the token store (an empty one the first time) and renames it
+ * into place, under the store's write lock.
+ */
+async function changeTokens<T>(
+  tokensPath: string,
   change: (conn: DuckDBConnection) => Promise<T>,
 ): Promise<T> {
-  const target = await assertStoreExists(databasePath);
+  const target = resolve(tokensPath);
   return withWriteLock(target, async () => {
     const copy = tempPathNextTo(target, 'tokens');
     try {
-      await copyFile(target, copy);
+      await copyFile(target, copy).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
       const result = await withConnection(copy, {}, async (conn) => {
+        await conn.run(TABLE_DDL);
         const outcome = await change(conn);
-        await conn.run(`UPDATE ${STORE_META_TABLE} SET generation = $1`, [newGeneration()]);
         await conn.run('CHECKPOINT');
         return outcome;
       });
@@ -115,19 +132,42 @@ async function changeStore<T>(
   });
 }
 
-async function assertUserExists(conn: DuckDBConnection, userId: string): Promise<void> {
-  const rows = await readRows(conn, 'SELECT 1 FROM users WHERE id = $1', [userId]);
-  if (rows.length === 0) throw new TokenStoreError(`unknown user '${userId}'`);
+const TIMESTAMP = (param: string) => `CAST(CAST(${param} AS TIMESTAMPTZ) AS TIMESTAMP)`;
+
+/** Asks the analytics store (read-only) whether the user exists. */
+async function assertUserExists(databasePath: string, userId: string): Promise<void> {
+  const path = resolve(databasePath);
+  const exists = await stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  if (!exists) {
+    throw new TokenStoreError(`store not found: ${path} (build it with npm run build-db)`);
+  }
+  const found = await withConnection(path, { access_mode: 'READ_ONLY' }, async (conn) => {
+    const reader = await conn.runAndReadAll('SELECT 1 FROM users WHERE id = $1', [userId]);
+    return reader.currentRowCount > 0;
+  });
+  if (!found) throw new TokenStoreError(`unknown user '${userId}'`);
+}
+
+export interface MintOptions {
+  /** The analytics store: the user must exist there. */
+  databasePath: string;
+  /** The token store; default: beside the analytics store. */
+  tokensPath?: string;
+  userId: string;
+  name?: string | null;
+  expiresAt?: Date | null;
 }
 
 /** Creates a token for an existing user and returns it; only its hash is stored. */
 export async function mintToken(options: MintOptions): Promise<string> {
+  await assertUserExists(options.databasePath, options.userId);
   const token = generateToken();
-  await changeStore(options.databasePath, async (conn) => {
-    await assertUserExists(conn, options.userId);
-    await conn.run(
-      `INSERT INTO access_tokens (token_hash, user_id, name, created_at, expires_at, revoked_at)
-       VALUES ($1, $2, $3, CAST(CAST($4 AS TIMESTAMPTZ) AS TIMESTAMP), CAST(CAST($5 AS TIMESTAMPTZ) AS TIMESTAMP), NULL)`,
+  await changeTokens(options.tokensPath ?? tokensPathFor(options.databasePath), (conn) =>
+    conn.run(
+      `INSERT INTO access_tokens VALUES ($1, $2, $3, ${TIMESTAMP('$4')}, ${TIMESTAMP('$5')}, NULL)`,
       [
         hashToken(token),
         options.userId,
@@ -135,17 +175,17 @@ export async function mintToken(options: MintOptions): Promise<string> {
         new Date().toISOString(),
         options.expiresAt?.toISOString() ?? null,
       ],
-    );
-  });
+    ),
+  );
   return token;
 }
 
-function revokeKey(idOrToken: string): { prefix: string } {
+function revokePrefix(idOrToken: string): string {
   if (idOrToken.startsWith(TOKEN_PREFIX)) {
     if (!isWellFormedToken(idOrToken)) {
       throw new TokenStoreError('not a valid token (wrong length or checksum)');
     }
-    return { prefix: hashToken(idOrToken) };
+    return hashToken(idOrToken);
   }
   const prefix = idOrToken.toLowerCase();
   if (!new RegExp(`^[0-9a-f]{${MIN_REVOKE_PREFIX},64}$`).test(prefix)) {
@@ -153,62 +193,98 @@ function revokeKey(idOrToken: string): { prefix: string } {
       `give a whole token or at least ${MIN_REVOKE_PREFIX} hex characters of its id, got '${idOrToken}'`,
     );
   }
-  return { prefix };
+  return prefix;
 }
 
 /** Sets `revoked_at` on the one token matching; revoking twice keeps the first time. */
-export async function revokeToken(options: RevokeOptions): Promise<RevokeResult> {
-  const { prefix } = revokeKey(options.idOrToken);
-  return changeStore(options.databasePath, async (conn) => {
-    const rows = await readRows(
-      conn,
-      'SELECT token_hash, user_id, revoked_at FROM access_tokens WHERE starts_with(token_hash, $1)',
-      [prefix],
+export async function revokeToken(options: {
+  tokensPath: string;
+  idOrToken: string;
+}): Promise<RevokeResult> {
+  const prefix = revokePrefix(options.idOrToken);
+  const matches = (await loadTokens(options.tokensPath)).filter((token) =>
+    token.tokenHash.startsWith(prefix),
+  );
+  const [match] = matches;
+  if (!match) throw new TokenStoreError(`no token matches '${options.idOrToken}'`);
+  if (matches.length > 1) {
+    throw new TokenStoreError(
+      `${matches.length} tokens match '${options.idOrToken}'; give more characters of the id`,
     );
-    const [match] = rows;
-    if (!match) throw new TokenStoreError(`no token matches '${options.idOrToken}'`);
-    if (rows.length > 1) {
-      throw new TokenStoreError(
-        `${rows.length} tokens match '${options.idOrToken}'; give more characters of the id`,
-      );
-    }
-    const tokenHash = String(match.token_hash);
-    if (match.revoked_at === null) {
-      await conn.run(
-        'UPDATE access_tokens SET revoked_at = CAST(CAST($1 AS TIMESTAMPTZ) AS TIMESTAMP) WHERE token_hash = $2',
-        [new Date().toISOString(), tokenHash],
-      );
-    }
-    return {
-      id: tokenId(tokenHash),
-      userId: String(match.user_id),
-      alreadyRevoked: match.revoked_at !== null,
-    };
-  });
+  }
+  const result = {
+    id: tokenId(match.tokenHash),
+    userId: match.userId,
+    alreadyRevoked: match.revokedAtMs !== null,
+  };
+  if (!result.alreadyRevoked) {
+    await changeTokens(options.tokensPath, (conn) =>
+      conn.run(
+        `UPDATE access_tokens SET revoked_at = ${TIMESTAMP('$1')}
+         WHERE token_hash = $2 AND revoked_at IS NULL`,
+        [new Date().toISOString(), match.tokenHash],
+      ),
+    );
+  }
+  return result;
 }
+
+const isoOrNull = (ms: number | null) =>
+  ms === null ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** A user's tokens, oldest first, without their hashes. Timestamps are UTC ISO 8601. */
 export async function listTokens(options: {
   databasePath: string;
+  tokensPath?: string;
   userId: string;
 }): Promise<TokenInfo[]> {
-  const path = await assertStoreExists(options.databasePath);
-  return withConnection(path, { access_mode: 'READ_ONLY' }, async (conn) => {
-    await assertUserExists(conn, options.userId);
-    const iso = (column: string) => `strftime(${column}, '%Y-%m-%dT%H:%M:%SZ')`;
-    const rows = await readRows(
-      conn,
-      `SELECT left(token_hash, ${TOKEN_ID_LENGTH}) AS id, name, ${iso('created_at')} AS created_at,
-              ${iso('expires_at')} AS expires_at, ${iso('revoked_at')} AS revoked_at
-       FROM access_tokens WHERE user_id = $1 ORDER BY created_at, token_hash`,
-      [options.userId],
-    );
-    return rows.map((row) => ({
-      id: String(row.id),
-      name: (row.name as string | null) ?? null,
-      createdAt: String(row.created_at),
-      expiresAt: (row.expires_at as string | null) ?? null,
-      revokedAt: (row.revoked_at as string | null) ?? null,
+  await assertUserExists(options.databasePath, options.userId);
+  return (await loadTokens(options.tokensPath ?? tokensPathFor(options.databasePath)))
+    .filter((token) => token.userId === options.userId)
+    .map((token) => ({
+      id: tokenId(token.tokenHash),
+      name: token.name,
+      createdAt: isoOrNull(token.createdAtMs) as string,
+      expiresAt: isoOrNull(token.expiresAtMs),
+      revokedAt: isoOrNull(token.revokedAtMs),
     }));
+}
+
+/**
+ * Merges tokens issued upstream (build-db's `access_tokens` table, already validated) into
+ * the token store: new hashes are added; a known hash keeps its row, except that a revocation
+ * in the import is applied. Returns how many rows were added.
+ */
+export async function importTokens(
+  tokensPath: string,
+  sourceDatabase: string,
+  sourceTable: string,
+): Promise<number> {
+  return changeTokens(tokensPath, async (conn) => {
+    await conn.run(`ATTACH '${sourceDatabase.replaceAll("'", "''")}' AS source (READ_ONLY)`);
+    try {
+      const before = Number(
+        (await conn.runAndReadAll('SELECT count(*) AS n FROM access_tokens')).getRowObjectsJson()[0]
+          ?.n,
+      );
+      await conn.run(
+        `UPDATE access_tokens t SET revoked_at = s.revoked_at
+         FROM source.${sourceTable} s
+         WHERE t.token_hash = s.token_hash AND t.revoked_at IS NULL AND s.revoked_at IS NOT NULL`,
+      );
+      await conn.run(
+        `INSERT INTO access_tokens
+         SELECT token_hash, user_id, name, created_at, expires_at, revoked_at
+         FROM source.${sourceTable}
+         WHERE token_hash NOT IN (SELECT token_hash FROM access_tokens)`,
+      );
+      const after = Number(
+        (await conn.runAndReadAll('SELECT count(*) AS n FROM access_tokens')).getRowObjectsJson()[0]
+          ?.n,
+      );
+      return after - before;
+    } finally {
+      await conn.run('DETACH source');
+    }
   });
 }

@@ -1,10 +1,11 @@
 /** Store fixtures for tests: build stores from CSV, the committed demo set, tokens. */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildStore } from '../../src/build/build.ts';
+import { newGeneration } from '../../src/build/publish.ts';
 import { csvField } from '../../src/demo-data/csv-writer.ts';
 import { DEMO_DIR } from '../../src/demo-data/demo.ts';
 import type { Window } from '../../src/domain/calendar.ts';
@@ -164,4 +165,23 @@ export function unusedPort(): ReadPort {
     }
     override async close() {}
   })(undefined as unknown as ReadPort);
+}
+
+/**
+ * Publishes the same data again as a new generation at `databasePath`, the way build-db
+ * publishes (a copy renamed over the file): what a server following the store must pick up.
+ */
+export async function publishNewGeneration(databasePath: string): Promise<void> {
+  const copy = `${databasePath}.republish.tmp`;
+  await copyFile(databasePath, copy);
+  const instance = await DuckDBInstance.create(copy);
+  const conn = await instance.connect();
+  try {
+    await conn.run('UPDATE store_meta SET generation = $1', [newGeneration()]);
+    await conn.run('CHECKPOINT');
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  await rename(copy, databasePath);
 }

@@ -5,7 +5,9 @@
 import { TABLE_NAMES } from '../../build/schema.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
-import type { PageWindow, ReadPort, TransactionFilters } from '../../port/read-port.ts';
+import type { PageWindow, ReadPort, TokenOwner, TransactionFilters } from '../../port/read-port.ts';
+import { FollowedTokens } from '../../tokens/followed.ts';
+import { tokensPathFor } from '../../tokens/path.ts';
 import * as accounts from './accounts.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
@@ -14,23 +16,41 @@ import { hasCurrentDerivedColumns, spendingAggregates } from './spending.ts';
 import * as transactions from './transactions.ts';
 import * as users from './users.ts';
 
-export type DuckDbPortOptions = DuckDbPoolOptions;
+export interface DuckDbPortOptions extends DuckDbPoolOptions {
+  /**
+   * The token store, followed and shared across generations (the server's). Without it the
+   * port follows the one beside the store file itself, and closes it with the port.
+   */
+  tokens?: FollowedTokens;
+}
+
+/** Users known to exist, per port (one generation): bounded, cleared when full. */
+const KNOWN_USERS_LIMIT = 100_000;
 
 export class DuckDbPort implements ReadPort {
+  private readonly knownUsers = new Set<string>();
+
   private constructor(
     /** The connection pool, for the few callers that need raw SQL (benchmarks, tests). */
     readonly pool: DuckDbPool,
     /** The store holds derived columns computed with the current platform rules. */
     private readonly derived: boolean,
+    private readonly tokens: FollowedTokens,
+    private readonly ownsTokens: boolean,
   ) {}
 
   /** Opens the file and checks it before it serves: it answers, and every table is there. */
   static async open(path: string, options: DuckDbPortOptions = {}): Promise<DuckDbPort> {
-    const pool = await DuckDbPool.open(path, options);
+    const { tokens, ...poolOptions } = options;
+    const pool = await DuckDbPool.open(path, poolOptions);
+    let followed = tokens;
     try {
       for (const table of TABLE_NAMES) await pool.query(`SELECT * FROM ${table} LIMIT 0`);
-      return new DuckDbPort(pool, await hasCurrentDerivedColumns(pool));
+      const derived = await hasCurrentDerivedColumns(pool);
+      followed ??= await FollowedTokens.open(tokensPathFor(path));
+      return new DuckDbPort(pool, derived, followed, tokens === undefined);
     } catch (error) {
+      if (tokens === undefined) followed?.close();
       await pool.close();
       throw error;
     }
@@ -45,11 +65,20 @@ export class DuckDbPort implements ReadPort {
   }
 
   close(): Promise<void> {
+    if (this.ownsTokens) this.tokens.close();
     return this.pool.close();
   }
 
-  tokenOwner(tokenHash: string) {
-    return users.tokenOwner(this.pool, tokenHash);
+  /** From the followed token store (no analytics query), provided the user exists here. */
+  async tokenOwner(tokenHash: string): Promise<TokenOwner | null> {
+    const token = this.tokens.find(tokenHash);
+    if (!token || token.revokedAtMs !== null) return null;
+    if (!this.knownUsers.has(token.userId)) {
+      if (!(await users.userExists(this.pool, token.userId))) return null;
+      if (this.knownUsers.size >= KNOWN_USERS_LIMIT) this.knownUsers.clear();
+      this.knownUsers.add(token.userId);
+    }
+    return { userId: token.userId, expiresAtMs: token.expiresAtMs };
   }
 
   profile(userId: string) {
