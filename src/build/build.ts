@@ -128,12 +128,6 @@ async function findInputs(sourceDir: string): Promise<Map<TableName, InputFile>>
   return inputs;
 }
 
-/** DuckDB's messages run over several lines; the first two say what went wrong. */
-function duckdbMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n').filter(Boolean).slice(0, 2).join(' ');
-}
-
 /**
  * Why DuckDB could not read an input, in this tool's words: for a CSV file, the structural
  * problems a scan of it finds (`file:line: reason`: not UTF-8, a field too many or too few,

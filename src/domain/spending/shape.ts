@@ -3,14 +3,7 @@
  * "include_income", "Figures"). No I/O: every rule past the SQL lives here.
  */
 
-import {
-  clippedPeriod,
-  daysIn,
-  lastTwoPeriods,
-  periodKey,
-  previousKey,
-  type TimePeriod,
-} from '../calendar.ts';
+import { clippedPeriod, daysIn, lastTwoPeriods, periodKey, previousKey } from '../calendar.ts';
 import {
   byAmountThenName,
   changeFrom,
@@ -25,12 +18,11 @@ import {
   shareOf,
   ZERO,
 } from '../money.ts';
-import { type CashFlowFields, cashFlowFields, NO_CASH_FLOW } from './cash-flow.ts';
+import { cashFlowFields, NO_CASH_FLOW } from './cash-flow.ts';
 import {
   type BreakdownAggregate,
   type EntryAggregate,
   type Flow,
-  type LargestTransaction,
   type SpendingAggregates,
   type SpendingQuery,
   singleDayTransactionIds,
@@ -45,87 +37,13 @@ export const OTHER = 'Other';
 
 const FLOWS: readonly Flow[] = ['spending', 'income'];
 
-export type TimeSeriesPoint = {
-  start_date: string;
-  end_date: string;
-  amount: string;
-  count: number;
-};
-
-type EntryFigures = {
-  total_amount: string;
-  transaction_count: number;
-  average_transaction: string;
-  percentage_of_total: string;
-  largest_transaction: LargestTransaction;
-  trend: string | null;
-  flow: Flow;
-};
-
-export type CategoryEntry = EntryFigures & {
-  category: string;
-  subcategories: Array<{ name: string; amount: string; count: number }>;
-  time_series: TimeSeriesPoint[];
-};
-
-export type MerchantEntry = EntryFigures & {
-  merchant_name: string;
-  category: string;
-  is_recurring: boolean;
-  time_series: TimeSeriesPoint[];
-};
-
-export type PeriodEntry = EntryFigures & {
-  time_period: TimePeriod;
-  start_date: string;
-  end_date: string;
-  transaction_ids: string[] | null;
-};
-
-export type BreakdownItem = {
-  name: string;
-  amount: string;
-  transaction_count: number;
-  percentage: string;
-};
-
-export type EnrichedPeriod = {
-  start_date: string;
-  end_date: string;
-  total_amount: string;
-  transaction_count: number;
-  percentage_of_total: string;
-  trend: string | null;
-  breakdown: BreakdownItem[];
-};
-
-export type SpendingSummary = {
-  total_spending: string;
-  average_daily_spending: string;
-  average_monthly_spending: string;
-  total_transactions: number;
-  unique_merchants: number;
-  top_category: string;
-  top_merchant: string;
-};
-
-export type SpendingAnalysis = CashFlowFields & {
-  spending: {
-    by_category: CategoryEntry[] | null;
-    by_merchant: MerchantEntry[] | null;
-    by_time_period: PeriodEntry[] | null;
-  };
-  summary: SpendingSummary;
-  by_time_period: EnrichedPeriod[] | null;
-};
-
 const fmt = (value: Figure | null): string | null => (value === null ? null : percent(value));
 
 function sumOf(items: readonly Totals[]): Exact {
   return items.reduce((total, item) => total.plus(item.amount), ZERO);
 }
 
-function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Figure | null): EntryFigures {
+function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Figure | null) {
   return {
     total_amount: money(entry.amount),
     transaction_count: entry.count,
@@ -165,10 +83,7 @@ function groupRows<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string
   return groups;
 }
 
-export function shapeSpendingAnalysis(
-  query: SpendingQuery,
-  aggregates: SpendingAggregates,
-): SpendingAnalysis {
+export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: SpendingAggregates) {
   const { window, timePeriod, groupBy } = query;
   const minTotalAmount = exact(query.minTotalAmount);
   const entriesOf = (flow: Flow) => aggregates.entries.filter((entry) => entry.flow === flow);
@@ -190,7 +105,7 @@ export function shapeSpendingAnalysis(
   );
   const { last, beforeLast } = lastTwoPeriods(window, timePeriod);
 
-  function timeSeries(entry: EntryAggregate): TimeSeriesPoint[] {
+  function timeSeries(entry: EntryAggregate) {
     const rows = periodRows.get(`${entry.flow}\u0000${entry.key}`) ?? [];
     return rows
       .map((row) => ({ period: clippedPeriod(row.period as string, timePeriod, window), row }))
@@ -221,7 +136,7 @@ export function shapeSpendingAnalysis(
         ),
       );
 
-  function categoryEntries(): CategoryEntry[] {
+  function categoryEntries() {
     const subcategoryRows = groupRows(
       aggregates.breakdowns.filter((row) => row.subcategory !== undefined),
       entryKeyOf,
@@ -247,7 +162,7 @@ export function shapeSpendingAnalysis(
     );
   }
 
-  function merchantEntries(): MerchantEntry[] {
+  function merchantEntries() {
     const categoryRows = groupRows(
       aggregates.breakdowns.filter(
         (row) => row.merchant !== undefined && row.category !== undefined,
@@ -276,7 +191,7 @@ export function shapeSpendingAnalysis(
   }
 
   const withIds = singleDayTransactionIds(query);
-  function periodEntries(): PeriodEntry[] {
+  function periodEntries() {
     return FLOWS.flatMap((flow) => {
       const entries = entriesOf(flow).sort((a, b) => (a.key < b.key ? -1 : 1));
       const amounts = new Map(entries.map((entry) => [entry.key, entry.amount]));
@@ -297,7 +212,7 @@ export function shapeSpendingAnalysis(
     });
   }
 
-  function enrichedPeriods(secondary: 'category' | 'merchant'): EnrichedPeriod[] {
+  function enrichedPeriods(secondary: 'category' | 'merchant') {
     const spendingTotal = flowTotals.get('spending') as Exact;
     const periods = entriesOf('spending').sort((a, b) => (a.key < b.key ? -1 : 1));
     const amounts = new Map(periods.map((entry) => [entry.key, entry.amount]));
@@ -324,7 +239,7 @@ export function shapeSpendingAnalysis(
     });
   }
 
-  function summary(): SpendingSummary {
+  function summary() {
     const { total, count, uniqueMerchants } = aggregates.summary;
     const totalsBy = (dimension: 'category' | 'merchant'): Map<string, Exact> =>
       groupBy === dimension
@@ -374,7 +289,7 @@ export function shapeSpendingAnalysis(
 export function breakdown(
   items: ReadonlyArray<{ name: string; amount: Exact; count: number }>,
   periodTotal: Exact,
-): BreakdownItem[] {
+) {
   const ranked = items
     .filter((item) => item.name !== OTHER)
     .sort(
@@ -398,3 +313,6 @@ export function breakdown(
     percentage: percent(shareOf(item.amount, periodTotal)),
   }));
 }
+
+/** The analysis body without its per-request fields (request_id, created_at). */
+export type SpendingAnalysis = ReturnType<typeof shapeSpendingAnalysis>;
