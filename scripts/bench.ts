@@ -1,20 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { EngineJob } from '../bench/engine.ts';
-import { measureHttp } from '../bench/load.ts';
-import { startServer } from '../bench/process.ts';
+import { runPhase } from '../bench/phase.ts';
 import { formatTable, judgeTargets, type Row } from '../bench/report.ts';
-import {
-  comparisonScenarios,
-  mainScenarios,
-  type Scenario,
-  TODAY,
-  type Users,
-} from '../bench/scenarios.ts';
-import type { Measured } from '../bench/stats.ts';
+import { comparisonScenarios, mainScenarios, type Scenario, TODAY } from '../bench/scenarios.ts';
 import { type BenchStore, ensureStore, ROOT, type StoreSpec } from '../bench/stores.ts';
 import { parseCliArgs, parseIntegerOption, runCli, UsageError } from '../src/cli/args.ts';
 
@@ -77,140 +66,6 @@ function spec(label: string, users: number, heavy: number, tokenUsers: number): 
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-
-const usersOf = (store: BenchStore): Users => ({ typical: store.typical, heavy: store.heavy });
-
-async function runEngine(
-  job: EngineJob,
-  env: Record<string, string>,
-  path: string,
-): Promise<Map<number, { measured: Measured; queriesPerRequest: number }>> {
-  await writeFile(path, JSON.stringify(job));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bench', 'engine.ts'), path],
-    {
-      cwd: ROOT,
-      // The ceiling is the raw store queries of every request: the in-process app that records
-      // them must not answer repeats from its response cache.
-      env: { ...process.env, ...env, RESPONSE_CACHE_MB: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const results = new Map<number, { measured: Measured; queriesPerRequest: number }>();
-  let errorText = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    errorText += chunk.toString();
-  });
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const parsed = JSON.parse(line) as {
-      index: number;
-      queriesPerRequest: number;
-      measured: Measured;
-    };
-    results.set(parsed.index, parsed);
-    progress(
-      `  engine: #${parsed.index} ${parsed.measured.requestsPerSecond.toFixed(0)} req/s, p50 ${parsed.measured.p50.toFixed(1)} ms`,
-    );
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  if (code !== 0) throw new Error(`the engine ceiling failed (exit ${code}): ${errorText.trim()}`);
-  return results;
-}
-
-interface Phase {
-  store: BenchStore;
-  set: 'main' | 'comparison';
-  scenarios: Array<{ index: number; scenario: Scenario }>;
-}
-
-async function runPhase(
-  phase: Phase,
-  options: {
-    env: Record<string, string>;
-    seconds: number;
-    warmup: number;
-    engine: boolean;
-    samples: number;
-    jobPath: string;
-  },
-): Promise<Row[]> {
-  const users = usersOf(phase.store);
-  const rows: Row[] = [];
-  progress(`[${phase.store.spec.label}] starting the server`);
-  const server = await startServer({
-    databasePath: phase.store.databasePath,
-    env: options.env,
-    progress,
-  });
-  const seen = new Set<string>();
-  try {
-    for (const { index, scenario } of phase.scenarios) {
-      progress(
-        `[${phase.store.spec.label}] HTTP: ${scenario.name} @${scenario.connections} (${Math.max(options.seconds, scenario.minSeconds ?? 0)}s)`,
-      );
-      const { measured: http, repeatShare } = await measureHttp({
-        url: server.url,
-        pid: server.pid,
-        scenario,
-        users,
-        seconds: Math.max(options.seconds, scenario.minSeconds ?? 0),
-        warmupSeconds: options.warmup,
-        seed: 1000 + index,
-        seen,
-      });
-      progress(
-        `  ${http.requestsPerSecond.toFixed(0)} req/s, p50 ${http.p50.toFixed(1)} ms, p99 ${http.p99.toFixed(1)} ms, ${http.errors} errors`,
-      );
-      rows.push({
-        store: phase.store.spec.label,
-        scenario: scenario.name,
-        connections: scenario.connections,
-        ceiling: scenario.ceiling,
-        http,
-        repeatShare,
-        engine: null,
-        queriesPerRequest: null,
-      });
-    }
-  } finally {
-    await server.stop();
-  }
-  const engineIndexes = phase.scenarios
-    .filter(({ scenario }) => scenario.ceiling === 'engine')
-    .map(({ index }) => index);
-  if (options.engine && engineIndexes.length > 0) {
-    progress(
-      `[${phase.store.spec.label}] engine ceiling: ${engineIndexes.length} scenarios in-process`,
-    );
-    const engine = await runEngine(
-      {
-        databasePath: phase.store.databasePath,
-        set: phase.set,
-        scenarios: engineIndexes,
-        users,
-        seconds: options.seconds,
-        warmupSeconds: options.warmup,
-        samples: options.samples,
-        seed: 1000,
-      },
-      options.env,
-      options.jobPath,
-    );
-    phase.scenarios.forEach(({ index }, position) => {
-      const found = engine.get(index);
-      const row = rows[position];
-      if (found && row) {
-        row.engine = found.measured;
-        row.queriesPerRequest = found.queriesPerRequest;
-      }
-    });
-  }
-  return rows;
-}
 
 await runCli('bench', async () => {
   const args = parseCliArgs(HELP, {
@@ -296,6 +151,7 @@ await runCli('bench', async () => {
     rows.push(
       ...(await runPhase(
         { store: mainStore, set: 'main', scenarios: select(mainScenarios(), mainStore) },
+        progress,
         phaseOptions,
       )),
     );
@@ -307,6 +163,7 @@ await runCli('bench', async () => {
             set: 'comparison',
             scenarios: select(comparisonScenarios(), comparisonStore),
           },
+          progress,
           phaseOptions,
         )),
       );
