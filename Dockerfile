@@ -1,5 +1,3 @@
-# syntax=docker/dockerfile:1
-#
 # Finance data API: read-only JSON API over a DuckDB store mounted read-only.
 #
 #   docker build -t finance-api .
@@ -17,11 +15,23 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 # optional per-platform packages (DuckDB's native binary comes from one: never --omit=optional). `npm ci` needs every platform's optional
 # package in the lock; where the registry mirror lacks them it refuses, so `npm install`
 # (which honours the lock for what it holds) is used.
+#
+# NPM_EXTRA_CA_CERTS (optional): PEM certificates npm must trust besides Node's own to reach
+# the registry, for builds behind a proxy that re-signs HTTPS (scripts/docker-smoke.sh passes
+# the machine's local certificate authorities).
+# Used by this stage's install only and removed in the same step; the runtime stage below
+# declares no such argument, so nothing of it reaches the published image.
 FROM ${NODE_IMAGE} AS deps
+ARG NPM_EXTRA_CA_CERTS=""
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund \
- && npm cache clean --force
+RUN if [ -n "$NPM_EXTRA_CA_CERTS" ]; then \
+      printf '%s\n' "$NPM_EXTRA_CA_CERTS" > /tmp/npm-ca.pem \
+      && export NODE_EXTRA_CA_CERTS=/tmp/npm-ca.pem; \
+    fi \
+ && npm install --omit=dev --no-audit --no-fund \
+ && npm cache clean --force \
+ && rm -f /tmp/npm-ca.pem
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
