@@ -24,6 +24,7 @@ const BEHAVIOUR_SUITES = [
   'test/defects-health.test.ts',
   'test/defects-rate-limit.test.ts',
   'test/defects-windows.test.ts',
+  'test/discovery.test.ts',
 ];
 
 export default defineConfig({

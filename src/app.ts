@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountsPlugin } from './areas/accounts/plugin.ts';
 import { balancesPlugin } from './areas/balances/plugin.ts';
+import { categoriesPlugin } from './areas/categories/plugin.ts';
 import { healthPlugin } from './areas/health/plugin.ts';
 import { incomePlugin } from './areas/income/plugin.ts';
 import { liabilitiesPlugin } from './areas/liabilities/plugin.ts';
@@ -119,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(spendingPlugin, { cache: responseCacheOptions(config) });
   await app.register(transactionsPlugin);
   await app.register(linksPlugin);
+  await app.register(accountsPlugin);
+  await app.register(categoriesPlugin);
   await app.register(balancesPlugin);
   await app.register(incomePlugin);
   await app.register(liabilitiesPlugin);

@@ -343,6 +343,8 @@ describe('authentication runs before validation and on every protected endpoint'
     '/v1/users/balance-history',
     '/v1/users/income',
     '/v1/users/liabilities',
+    '/v1/accounts',
+    '/v1/categories',
     '/v2/users/spending?group_by=category&time_period=month',
     '/v1/users/spending?group_by=category&time_period=month',
   ];

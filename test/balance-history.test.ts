@@ -88,10 +88,13 @@ describe('GET /v1/users/balance-history', () => {
       time_period: 'month',
     });
     expect(body.periods).toHaveLength(13);
+    // Before any account has a snapshot nothing is known: null, not "you had $0".
     expect(body.periods[0]).toMatchObject({
       start_date: '2025-03-16',
       end_date: '2025-03-31',
-      net_worth: '0.00',
+      assets: null,
+      liabilities: null,
+      net_worth: null,
     });
   });
 

@@ -62,6 +62,8 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
   },
   '/v1/users/income': { ok: ['', 'start_date=2025-08-21'], invalid: 'end_date=yesterday' },
   '/v1/users/liabilities': { ok: [''] },
+  '/v1/accounts': { ok: [''] },
+  '/v1/categories': { ok: [''] },
 };
 
 /** Documented statuses no test can provoke here: checked by the document's tests only. */

@@ -100,6 +100,7 @@ describe('every endpoint and filter, every user', () => {
       '/v1/users/balance-history?start_date=2025-11-21&time_period=week',
       '/v1/users/income?start_date=2025-01-01',
       '/v1/users/liabilities',
+      '/v1/accounts',
       ...['/v2', '/v1'].flatMap((version) => [
         `${version}/users/spending?group_by=category&time_period=month&include_income=true`,
         `${version}/users/spending?group_by=merchant&time_period=week&account_ids=${own},${foreignAccounts}`,

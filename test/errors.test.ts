@@ -28,6 +28,7 @@ const ENDPOINTS = [
   '/v1/users/balance-history',
   '/v1/users/income',
   '/v1/users/liabilities',
+  '/v1/accounts',
   '/v2/users/spending',
   '/v1/users/spending',
 ];

@@ -90,6 +90,8 @@ describe('the document', () => {
     expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual([
       'GET /healthz',
       'GET /readyz',
+      'GET /v1/accounts',
+      'GET /v1/categories',
       'GET /v1/links',
       'GET /v1/user',
       'GET /v1/users/balance-history',
@@ -336,6 +338,7 @@ describe('the document', () => {
     expect(Object.keys(legacy?.responses['200']?.headers as Json)).toEqual([
       'x-request-id',
       'Deprecation',
+      'Sunset',
       'Link',
     ]);
   });

@@ -685,11 +685,12 @@ describe('isolation', () => {
 });
 
 describe('legacy GET /v1/users/spending', () => {
-  it('same body with null cash flow, Deprecation and Link headers', async () => {
+  it('same body with null cash flow, Deprecation (RFC 9745), Sunset and Link headers', async () => {
     const query = `group_by=category&time_period=month&${W}`;
     const legacy = await t.get(query, { path: '/v1/users/spending' });
     expect(legacy.statusCode).toBe(200);
-    expect(legacy.headers.deprecation).toBe('true');
+    expect(legacy.headers.deprecation).toBe('@1767225600');
+    expect(legacy.headers.sunset).toBe('Wed, 30 Jun 2027 23:59:59 GMT');
     expect(legacy.headers.link).toBe('</v2/users/spending>; rel="successor-version"');
     const current = await body(query);
     const old = legacy.json();

@@ -134,6 +134,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Every account of the user (its link, type, subtype, currency) with its latest balance snapshot, or `balance: null` when it has none.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List categories
+         * @description The category taxonomy every transaction belongs to: the valid values of the `categories` filters (matched case-insensitively).
+         */
+        get: operations["listCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/balances": {
         parameters: {
             query?: never;
@@ -256,6 +296,48 @@ export interface components {
             /** @description ISO 4217 currency code. */
             currency: string;
         };
+        /** @description An account’s latest balance snapshot. */
+        AccountLatestBalance: {
+            /**
+             * @description Latest balance; for credit and loan accounts the amount owed. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            current: string;
+            available: string | null;
+            credit_limit: string | null;
+            /**
+             * Format: date
+             * @description Date of the latest snapshot. ISO 8601 date (YYYY-MM-DD).
+             */
+            as_of: string;
+        };
+        /** @description One of the user’s accounts, with its latest balance. */
+        AccountWithBalance: {
+            /** @description Account id. */
+            id: string;
+            /** @description The link (institution or payroll provider) the account belongs to. */
+            link_id: string;
+            /** @description Account name. */
+            name: string;
+            /** @description Last digits of the account number, when known. */
+            mask: string | null;
+            /**
+             * @description Account type; `investment` accounts are excluded from spending.
+             * @enum {string}
+             */
+            type: "depository" | "credit" | "loan" | "investment" | "other";
+            /** @description Finer account kind (checking, savings, credit card, brokerage, ...). */
+            subtype: string | null;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description The latest balance snapshot; null when the account has none yet. */
+            balance: components["schemas"]["AccountLatestBalance"] | null;
+        };
+        /** @description The user’s accounts. */
+        AccountListResponse: {
+            /** @description Every account of the user, by id. */
+            accounts: components["schemas"]["AccountWithBalance"][];
+        };
         /** @description One account’s end-of-period balance. */
         AccountBalancePoint: {
             /** @description Account id. */
@@ -275,21 +357,9 @@ export interface components {
              * @description Last day of the period, clipped to the window; balances are taken as of this day. ISO 8601 date (YYYY-MM-DD).
              */
             end_date: string;
-            /**
-             * @description Sum of the asset accounts’ (depository, investment, other) balances. Decimal string, two decimals.
-             * @example 1234.50
-             */
-            assets: string;
-            /**
-             * @description Sum of the credit and loan accounts’ balances (amounts owed). Decimal string, two decimals.
-             * @example 1234.50
-             */
-            liabilities: string;
-            /**
-             * @description assets minus liabilities. Decimal string, two decimals.
-             * @example 1234.50
-             */
-            net_worth: string;
+            assets: string | null;
+            liabilities: string | null;
+            net_worth: string | null;
             /** @description Every account of the user, by id. */
             balances: components["schemas"]["AccountBalancePoint"][];
         };
@@ -363,6 +433,19 @@ export interface components {
             /** @description Every account of the user, by id; accounts without a snapshot carry nulls. */
             balances: components["schemas"]["AccountBalance"][];
             totals: components["schemas"]["BalanceTotals"];
+        };
+        /** @description One category of the taxonomy. */
+        Category: {
+            /**
+             * @description The name as transactions carry it and `categories` filters take it.
+             * @enum {string}
+             */
+            name: "Income" | "Transfer In" | "Transfer Out" | "Loan Payments" | "Bank Fees" | "Entertainment" | "Food and Drink" | "General Merchandise" | "Home Improvement" | "Medical" | "Personal Care" | "General Services" | "Government and Non-Profit" | "Transportation" | "Travel" | "Rent and Utilities" | "Other";
+        };
+        /** @description The category taxonomy. */
+        CategoryListResponse: {
+            /** @description Every category, in the taxonomy’s order. */
+            categories: components["schemas"]["Category"][];
         };
         Health: {
             /** @constant */
@@ -498,8 +581,8 @@ export interface components {
              */
             status: "active" | "error" | "disconnected";
             /**
-             * @description When the link was created. ISO 8601 date-time as stored, without a zone (UTC).
-             * @example 2026-01-31T09:15:00
+             * @description When the link was created. ISO 8601 date-time in UTC, with its `Z`.
+             * @example 2026-01-31T09:15:00Z
              */
             created_at: string;
             last_synced_at: string | null;
@@ -799,8 +882,10 @@ export interface components {
         WWWAuthenticate: string;
         /** @description Seconds to wait before retrying */
         RetryAfter: number;
-        /** @description `true`: this endpoint is deprecated */
+        /** @description RFC 9745: when the endpoint was deprecated, `@` and Unix seconds (`@1767225600`: 2026-01-01) */
         Deprecation: string;
+        /** @description RFC 8594: when the endpoint goes away, an HTTP-date (`Wed, 30 Jun 2027 23:59:59 GMT`) */
+        Sunset: string;
         /** @description The successor: `</v2/users/spending>; rel="successor-version"` */
         Link: string;
     };
@@ -1047,7 +1132,7 @@ export interface operations {
                 end_date?: string;
                 /** @description Comma-separated account ids; repeatable; empty means no filter */
                 account_ids?: string;
-                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter */
+                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
                 categories?: string;
                 /** @description Category and merchant entries totalling less are left out of their lists */
                 min_total_amount?: number | string;
@@ -1194,7 +1279,7 @@ export interface operations {
                 end_date?: string;
                 /** @description Comma-separated account ids; repeatable; empty means no filter */
                 account_ids?: string;
-                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter */
+                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
                 categories?: string;
                 /** @description Category and merchant entries totalling less are left out of their lists */
                 min_total_amount?: number | string;
@@ -1217,6 +1302,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1544,6 +1630,238 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Internal Server Error: a bug on our side, never with internals in the body */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListResponse"];
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description URI Too Long: the URL exceeds the server’s limit */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Internal Server Error: a bug on our side, never with internals in the body */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryListResponse"];
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description URI Too Long: the URL exceeds the server’s limit */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Too Many Requests: retry after the `Retry-After` seconds */

@@ -61,6 +61,8 @@ const TAGS = [
   { name: 'spending', description: 'Spending analysis' },
   { name: 'transactions', description: 'Transactions and daily totals' },
   { name: 'links', description: 'Connected institutions and payroll providers' },
+  { name: 'accounts', description: 'Accounts and their latest balances' },
+  { name: 'categories', description: 'The category taxonomy' },
   { name: 'balances', description: 'Balances, net worth and their history' },
   { name: 'income', description: 'Payroll and transaction income' },
   { name: 'liabilities', description: 'Credit and loan liabilities' },
@@ -98,7 +100,12 @@ const HEADERS: Record<string, Json> = {
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
-  Deprecation: stringHeader('`true`: this endpoint is deprecated'),
+  Deprecation: stringHeader(
+    'RFC 9745: when the endpoint was deprecated, `@` and Unix seconds (`@1767225600`: 2026-01-01)',
+  ),
+  Sunset: stringHeader(
+    'RFC 8594: when the endpoint goes away, an HTTP-date (`Wed, 30 Jun 2027 23:59:59 GMT`)',
+  ),
   Link: stringHeader('The successor: `</v2/users/spending>; rel="successor-version"`'),
 };
 /** A caller's own request id, echoed in `x-request-id` (src/http/request-id.ts). */
@@ -121,7 +128,11 @@ function responseHeaders(status: string, deprecated: boolean): Json {
     ...(status === '401' ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
     ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}),
     ...(deprecated && status === '200'
-      ? { Deprecation: headerRef('Deprecation'), Link: headerRef('Link') }
+      ? {
+          Deprecation: headerRef('Deprecation'),
+          Sunset: headerRef('Sunset'),
+          Link: headerRef('Link'),
+        }
       : {}),
   };
 }

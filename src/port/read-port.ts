@@ -87,7 +87,7 @@ export interface LinkRecord {
   type: LinkType;
   name: string;
   status: LinkStatus;
-  /** ISO 8601 without a zone; fractional seconds only when there are any. */
+  /** ISO 8601 in UTC with its `Z`; fractional seconds only when there are any. */
   created_at: string;
   last_synced_at: string | null;
   /** The link's accounts' ids, ascending. */

@@ -8,7 +8,7 @@ import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { BalancePointRecord } from '../../port/read-port.ts';
-import { Account } from '../accounts.ts';
+import { Account } from '../accounts/schemas.ts';
 import { assertWindowOrdered, windowQuery } from '../window-query.ts';
 import { boundedCalendarPeriods } from './window.ts';
 
@@ -30,9 +30,15 @@ export const BalanceHistoryPeriod = z
     end_date: isoDate(
       'Last day of the period, clipped to the window; balances are taken as of this day.',
     ),
-    assets: moneySchema('Sum of the asset accounts’ (depository, investment, other) balances.'),
-    liabilities: moneySchema('Sum of the credit and loan accounts’ balances (amounts owed).'),
-    net_worth: moneySchema('assets minus liabilities.'),
+    assets: moneySchema(
+      'Sum of the asset accounts’ (depository, investment, other) balances, over the accounts with a snapshot by then; null when no account has one yet (nothing is known, which is not $0).',
+    ).nullable(),
+    liabilities: moneySchema(
+      'Sum of the credit and loan accounts’ balances (amounts owed), over the accounts with a snapshot by then; null when no account has one yet.',
+    ).nullable(),
+    net_worth: moneySchema(
+      'assets minus liabilities; null when no account has a snapshot yet.',
+    ).nullable(),
     balances: z
       .array(AccountBalancePoint)
       .meta({ description: 'Every account of the user, by id.' }),
@@ -116,9 +122,13 @@ export const balanceHistoryPlugin: FastifyPluginAsyncZod = async (app) => {
           return {
             start_date: period.start,
             end_date: period.end,
-            assets: formatMoney(totals.assets),
-            liabilities: formatMoney(totals.liabilities),
-            net_worth: formatMoney(totals.netWorth),
+            ...(balances.some((row) => row.current !== null)
+              ? {
+                  assets: formatMoney(totals.assets),
+                  liabilities: formatMoney(totals.liabilities),
+                  net_worth: formatMoney(totals.netWorth),
+                }
+              : { assets: null, liabilities: null, net_worth: null }),
             balances: balances.map((row) => ({
               account_id: row.account_id,
               current: formatMoneyOrNull(row.current),

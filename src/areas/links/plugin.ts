@@ -7,8 +7,8 @@ import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 
 const timestamp = (description: string) =>
   z.string().meta({
-    description: `${description} ISO 8601 date-time as stored, without a zone (UTC).`,
-    examples: ['2026-01-31T09:15:00'],
+    description: `${description} ISO 8601 date-time in UTC, with its \`Z\`.`,
+    examples: ['2026-01-31T09:15:00Z'],
   });
 
 export const Link = z

@@ -68,6 +68,13 @@ function spendingQuery(
   };
 }
 
+/**
+ * The legacy endpoint's lifecycle headers: deprecated since 2026-01-01 (RFC 9745, a structured
+ * date: `@` and Unix seconds), removed after 2027-06-30 (RFC 8594, an HTTP-date).
+ */
+export const LEGACY_DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
+export const LEGACY_SUNSET = new Date(Date.UTC(2027, 5, 30, 23, 59, 59)).toUTCString();
+
 export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions }> = async (
   app,
   options,
@@ -136,7 +143,8 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
       },
     },
     async (request, reply) => {
-      reply.header('deprecation', 'true');
+      reply.header('deprecation', LEGACY_DEPRECATION);
+      reply.header('sunset', LEGACY_SUNSET);
       reply.header('link', '</v2/users/spending>; rel="successor-version"');
       return analyse(false)(request);
     },

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { TIME_PERIODS } from '../../domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../domain/spending/model.ts';
+import { CATEGORIES } from '../../domain/taxonomy.ts';
 import {
   qBool,
   qDate,
@@ -211,8 +212,7 @@ export const SpendingQueryString = queryObject({
     description: 'Comma-separated account ids; repeatable; empty means no filter',
   }),
   categories: qList({
-    description:
-      'Comma-separated category names (case-insensitive); repeatable; empty means no filter',
+    description: `Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): ${CATEGORIES.join(', ')}`,
   }),
   min_total_amount: qDecimal({
     default: '50.00',

@@ -16,8 +16,11 @@ const LINKS_SQL = `
 
 const COUNT_SQL = 'SELECT count(*) AS count FROM links WHERE user_id = $1';
 
-/** pydantic's rendering of a naive datetime: fractional seconds only when there are any. */
-const isoTimestamp = (text: string) => text.replace(/\.0{6}$/, '');
+/**
+ * Stored timestamps are UTC: ISO 8601 with an explicit `Z`, fractional seconds only when there
+ * are any (as pydantic renders a datetime).
+ */
+const isoTimestamp = (text: string) => `${text.replace(/\.0{6}$/, '')}Z`;
 
 export async function links(db: DuckDbPool, userId: string, page: PageWindow): Promise<LinksPage> {
   const [rows, total] = await Promise.all([

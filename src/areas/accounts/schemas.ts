@@ -1,6 +1,6 @@
 /** An account as the transactions list and the balance history return it. */
 import { z } from 'zod';
-import { ACCOUNT_TYPES } from '../domain/taxonomy.ts';
+import { ACCOUNT_TYPES } from '../../domain/taxonomy.ts';
 
 export const Account = z
   .object({
