@@ -13,6 +13,7 @@ import { userPlugin } from './areas/user/plugin.ts';
 import { authPlugin } from './auth/plugin.ts';
 import { type Clock, createClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
+import { compressionPlugin } from './http/compression.ts';
 import { docsPlugin } from './http/docs.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { validatorCompiler } from './http/fastapi/index.ts';
@@ -20,6 +21,7 @@ import { rawQueryPlugin } from './http/fastapi/raw-query.ts';
 import { loadSheddingPlugin } from './http/load-shedding.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { responseCacheOptions } from './http/response-cache.ts';
+import { revalidationPlugin } from './http/revalidation.ts';
 import { securityPlugin } from './http/security.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { storePlugin } from './http/store-plugin.ts';
@@ -102,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(compressionPlugin);
   await app.register(securityPlugin, {
     maxUrlLength: config.MAX_URL_LENGTH,
     hstsMaxAge: config.HSTS_MAX_AGE,
@@ -115,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
+  await app.register(revalidationPlugin);
   await app.register(docsPlugin);
   await app.register(healthPlugin);
   await app.register(userPlugin);

@@ -94,12 +94,13 @@ describe('every endpoint answers as openapi.yaml says', () => {
     path: string,
     query: string,
     authorization?: string,
+    extraHeaders: Record<string, string> = {},
   ): Promise<ObservedResponse> {
     const url = query ? `${path}?${query}` : path;
     const response = await app.inject({
       method: 'GET',
       url,
-      headers: authorization ? { authorization } : {},
+      headers: { ...(authorization ? { authorization } : {}), ...extraHeaders },
     });
     const observed = {
       method: 'GET',
@@ -119,7 +120,14 @@ describe('every endpoint answers as openapi.yaml says', () => {
       const bearer = `Bearer ${token}`;
       const isPublic = path === '/healthz' || path === '/readyz';
       for (const query of queries.ok) {
-        expect((await call(path, query, bearer)).statusCode, query).toBe(200);
+        const answer = await call(path, query, bearer);
+        expect(answer.statusCode, query).toBe(200);
+        if (!isPublic) {
+          const etag = String(answer.headers.etag);
+          const again = await call(path, query, bearer, { 'if-none-match': etag });
+          expect(again.statusCode, query).toBe(304);
+          expect(again.body).toBe('');
+        }
       }
       if (queries.invalid !== undefined) {
         expect((await call(path, queries.invalid, bearer)).statusCode).toBe(422);
@@ -196,7 +204,12 @@ describe('the checker', () => {
     path: '/v2/users/spending',
     url: '/v2/users/spending?group_by=category&time_period=month',
     statusCode: 200,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r1' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': 'r1',
+      etag: 'W/"e"',
+      'cache-control': 'private, no-cache',
+    },
     body: JSON.stringify(spendingBody),
     ...overrides,
   });
@@ -219,14 +232,32 @@ describe('the checker', () => {
 
   it('rejects an undocumented status, a missing header, another content type', () => {
     expect(checker.check(observed({ statusCode: 418 }))).toEqual([
-      expect.stringContaining('a status openapi.yaml does not document (documented: 200, 400, 401'),
-    ]);
-    expect(checker.check(observed({ headers: { 'content-type': 'application/json' } }))).toEqual([
-      expect.stringContaining('without the required header x-request-id'),
+      expect.stringContaining(
+        'a status openapi.yaml does not document (documented: 200, 304, 400, 401',
+      ),
     ]);
     expect(
       checker.check(
-        observed({ headers: { 'content-type': 'text/plain', 'x-request-id': 'r1' }, body: 'x' }),
+        observed({
+          headers: {
+            'content-type': 'application/json',
+            etag: 'W/"e"',
+            'cache-control': 'private, no-cache',
+          },
+        }),
+      ),
+    ).toEqual([expect.stringContaining('without the required header x-request-id')]);
+    expect(
+      checker.check(
+        observed({
+          headers: {
+            'content-type': 'text/plain',
+            'x-request-id': 'r1',
+            etag: 'W/"e"',
+            'cache-control': 'private, no-cache',
+          },
+          body: 'x',
+        }),
       ),
     ).toEqual([expect.stringContaining('as text/plain, not application/json')]);
     expect(

@@ -71,6 +71,8 @@ const TAGS = [
 
 const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   '200': 'Successful Response',
+  '304':
+    'Not Modified: the `If-None-Match` entity tag is the current one; no body, keep using your copy',
   '400': 'Bad Request: an HTTP/1.1 request without a `Host` header',
   '401':
     'Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked ' +
@@ -107,6 +109,33 @@ const HEADERS: Record<string, Json> = {
     'RFC 8594: when the endpoint goes away, an HTTP-date (`Wed, 30 Jun 2027 23:59:59 GMT`)',
   ),
   Link: stringHeader('The successor: `</v2/users/spending>; rel="successor-version"`'),
+  ETag: stringHeader(
+    'Weak entity tag of the answer: the same for the same user, query, day and data; send it back in `If-None-Match` to get 304 while nothing changed',
+  ),
+  CacheControl: stringHeader(
+    '`private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else',
+  ),
+  RetryAfterUnavailable: {
+    description: 'On a shed request (overload): seconds to wait before retrying',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitLimit: {
+    description:
+      'Requests allowed per window for this token (per address without one), when rate limiting is on',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitRemaining: {
+    description: 'Requests left in the current window, when rate limiting is on',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitReset: {
+    description: 'Seconds until the window resets, when rate limiting is on',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 /** A caller's own request id, echoed in `x-request-id` (src/http/request-id.ts). */
 const REQUEST_ID_PARAMETER = {
@@ -122,11 +151,22 @@ const REQUEST_ID_PARAMETER = {
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
-function responseHeaders(status: string, deprecated: boolean): Json {
+function responseHeaders(status: string, deprecated: boolean, authenticated: boolean): Json {
   return {
     'x-request-id': headerRef('RequestId'),
     ...(status === '401' ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
     ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}),
+    ...(status === '503' ? { 'Retry-After': headerRef('RetryAfterUnavailable') } : {}),
+    ...(authenticated && (status === '200' || status === '304')
+      ? { ETag: headerRef('ETag'), 'Cache-Control': headerRef('CacheControl') }
+      : {}),
+    ...(authenticated
+      ? {
+          'RateLimit-Limit': headerRef('RateLimitLimit'),
+          'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+          'RateLimit-Reset': headerRef('RateLimitReset'),
+        }
+      : {}),
     ...(deprecated && status === '200'
       ? {
           Deprecation: headerRef('Deprecation'),
@@ -232,10 +272,17 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
         { $ref: '#/components/parameters/RequestId' },
       ];
       operations[method] = operation;
+      // Public operations (probes) declare `security: []`; the rest authenticate.
+      const authenticated = !Array.isArray(operation.security);
       const responses = (operation.responses ?? {}) as Record<string, Json>;
-      for (const [status, response] of Object.entries(responses)) {
+      if (authenticated) {
+        operation.responses = { '200': responses['200'], '304': {}, ...responses };
+      }
+      for (const [status, response] of Object.entries(
+        (operation.responses ?? {}) as Record<string, Json>,
+      )) {
         response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
-        response.headers = responseHeaders(status, operation.deprecated === true);
+        response.headers = responseHeaders(status, operation.deprecated === true, authenticated);
       }
     }
   }

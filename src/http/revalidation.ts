@@ -1,0 +1,59 @@
+/**
+ * Conditional GETs for authenticated answers: a weak `ETag` that depends only on what the
+ * answer depends on (the store's generation, "today", the user and the request's path and
+ * query), never on the body, so the spending body's per-request `request_id` and
+ * `created_at` do not defeat it and a matching `If-None-Match` answers 304 before any query.
+ * `Cache-Control: private, no-cache`: a client may keep the answer and must revalidate it;
+ * no shared cache may keep a user's data. Everything else stays `no-store`.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const REVALIDATE = 'private, no-cache';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The ETag of this request's answer; set once authentication knows the user. */
+    etag: string | null;
+  }
+}
+
+function etagOf(request: FastifyRequest, today: string): string {
+  const digest = createHash('sha256')
+    .update(`${request.store.generation}\0${today}\0${request.userId}\0${request.url}`)
+    .digest('base64url')
+    .slice(0, 27);
+  return `W/"${digest}"`;
+}
+
+/** RFC 9110 13.1.2: weak comparison against a list of entity tags, or `*`. */
+function matches(ifNoneMatch: string, etag: string): boolean {
+  const opaque = etag.slice(2);
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag === etag || tag === opaque || tag === `W/${opaque}`);
+}
+
+/** Register after authentication: its onRequest hook needs the token's user. */
+export const revalidationPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('etag', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' || !request.userId || reply.sent) return;
+    const etag = etagOf(request, app.clock.today());
+    request.etag = etag;
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch && matches(ifNoneMatch, etag)) {
+      reply.header('etag', etag).header('cache-control', REVALIDATE);
+      return reply.code(304).send();
+    }
+  });
+  // Before serialization, so every later onSend hook (compression) sees the final headers.
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.etag && reply.statusCode === 200) {
+      reply.header('etag', request.etag).header('cache-control', REVALIDATE);
+    }
+    return payload;
+  });
+});
