@@ -25,6 +25,7 @@ const BEHAVIOUR_SUITES = [
   'test/defects-rate-limit.test.ts',
   'test/defects-windows.test.ts',
   'test/discovery.test.ts',
+  'test/transactions-filters.test.ts',
 ];
 
 export default defineConfig({

@@ -54,6 +54,7 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
     ok: ['', 'page=2&page_size=10', 'transacted_at_from=2026-11-01&page=99&page_size=500'],
     invalid: 'page=0&page_size=9',
   },
+  '/v2/users/transactions/{id}': { ok: [''] },
   '/v1/links': { ok: ['', 'page=1&page_size=10'], invalid: 'page=x' },
   '/v1/users/balances': { ok: [''] },
   '/v1/users/balance-history': {
@@ -67,6 +68,11 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
 };
 
 /** Documented statuses no test can provoke here: checked by the document's tests only. */
+/** The URL path of an operation whose path has parameters: the demo user's own transaction. */
+const URL_PATHS: Record<string, string> = {
+  '/v2/users/transactions/{id}': '/v2/users/transactions/txn_wlxcpbevmg1whdujbn8v',
+};
+
 const NOT_PROVOKED = new Set([
   // The auth join rejects a token whose user vanished; the route's 404 guards a race.
   'GET /v1/user 404',
@@ -95,8 +101,9 @@ describe('every endpoint answers as openapi.yaml says', () => {
     query: string,
     authorization?: string,
     extraHeaders: Record<string, string> = {},
+    urlPath = URL_PATHS[path] ?? path,
   ): Promise<ObservedResponse> {
-    const url = query ? `${path}?${query}` : path;
+    const url = query ? `${urlPath}?${query}` : urlPath;
     const response = await app.inject({
       method: 'GET',
       url,
@@ -131,6 +138,11 @@ describe('every endpoint answers as openapi.yaml says', () => {
       }
       if (queries.invalid !== undefined) {
         expect((await call(path, queries.invalid, bearer)).statusCode).toBe(422);
+      }
+      if (URL_PATHS[path]) {
+        // Another user's transaction, or none: the same 404.
+        const foreign = '/v2/users/transactions/txn_02j3vdyhgoxllrz9m3vu_nope';
+        expect((await call(path, '', bearer, {}, foreign)).statusCode).toBe(404);
       }
       if (!isPublic) {
         expect((await call(path, '')).statusCode).toBe(401);

@@ -152,11 +152,19 @@ describe('every endpoint and filter, every user', () => {
     });
     const other = fc.oneof(
       fc
-        .tuple(dates, dates)
-        .map(
-          ([from, to]) =>
-            `/v2/users/transactions?transacted_at_from=${from}&transacted_at_to=${to}`,
-        ),
+        .tuple(
+          dates,
+          dates,
+          fc.subarray(allAccounts, { maxLength: 4 }),
+          fc.option(fc.constantFrom(...allLinks), { nil: undefined }),
+        )
+        .map(([a, b, accounts, link]) => {
+          const [from, to] = a <= b ? [a, b] : [b, a];
+          return (
+            `/v2/users/transactions?transacted_at_from=${from}&transacted_at_to=${to}` +
+            `&account_ids=${accounts.join(',')}${link ? `&link_id=${link}` : ''}`
+          );
+        }),
       fc
         .tuple(dates, fc.constantFrom('day', 'week', 'month'))
         .map(

@@ -101,6 +101,7 @@ describe('the document', () => {
       'GET /v1/users/spending',
       'GET /v2/users/spending',
       'GET /v2/users/transactions',
+      'GET /v2/users/transactions/{id}',
     ]);
     expect(new Set(operations.map((o) => o.operation.operationId)).size).toBe(operations.length);
   });

@@ -103,9 +103,29 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. A page past the end answers 200 with an empty list.
+         * @description Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. A page past the end answers 200 with an empty list. Filters combine (all must hold) and are kept in `next`/`previous`; `daily_totals` and `count` cover the matching transactions.
          */
         get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One transaction
+         * @description One transaction of the user by its `id`. 404 when the user has none with that id, whether or not another user has: the answer never says which.
+         */
+        get: operations["getTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1554,6 +1574,20 @@ export interface operations {
                 transacted_at_from?: string;
                 /** @description Last transaction date included (YYYY-MM-DD). */
                 transacted_at_to?: string;
+                /** @description Comma-separated account ids; repeatable; empty means no filter. Ids that are not yours match nothing. */
+                account_ids?: string;
+                /** @description Only accounts of this link; empty means no filter. */
+                link_id?: string;
+                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
+                categories?: string;
+                /** @description DEBIT (money out) or CREDIT (money in). */
+                direction?: "DEBIT" | "CREDIT";
+                /** @description Smallest amount included (amounts are positive; `direction` tells the sign). */
+                min_amount?: number | string;
+                /** @description Largest amount included. */
+                max_amount?: number | string;
+                /** @description Text the description or the merchant name contains, case-insensitively (taken literally); empty means no filter. */
+                q?: string;
                 /** @description 1-based page number; defaults to 1 once pagination is on. */
                 page?: number;
                 /** @description Page size, 10 to 500; defaults to 500 once pagination is on. */
@@ -1662,6 +1696,175 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Internal Server Error: a bug on our side, never with internals in the body */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The transaction `id` (as the list and `transaction_ids` give it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Not Modified: the `If-None-Match` entity tag is the current one; no body, keep using your copy */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description URI Too Long: the URL exceeds the server’s limit */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Too Many Requests: retry after the `Retry-After` seconds */

@@ -83,11 +83,25 @@ def profile(u: str = Depends(user)):
 @app.get("/v2/users/transactions")
 def transactions(
     u: str = Depends(user),
+    request: Request,
     transacted_at_from: Optional[datetime.date] = None,
     transacted_at_to: Optional[datetime.date] = None,
     page: Page = Query(None, ge=1),
     page_size: Page = Query(None, ge=10, le=500),
 ):
+    if transacted_at_from and transacted_at_to and transacted_at_from > transacted_at_to:
+        message = "transacted_at_from must be on or before transacted_at_to"
+        raise RequestValidationError(
+            [
+                {
+                    "type": "value_error",
+                    "loc": ("query", "transacted_at_from"),
+                    "msg": f"Value error, {message}",
+                    "input": request.query_params.get("transacted_at_from"),
+                    "ctx": {"error": ValueError(message)},
+                }
+            ]
+        )
     return {}
 
 

@@ -54,10 +54,22 @@ export interface TransactionRecord {
   is_investment_account: boolean;
 }
 
-/** Which of the user's transactions a list shows; absent bounds are open. */
+/** Which of the user's transactions a list shows; null or empty means no such filter. */
 export interface TransactionFilters {
+  /** transacted_at bounds, inclusive. */
   from: string | null;
   to: string | null;
+  /** Only these accounts (ids that are not the user's match nothing). */
+  accountIds: readonly string[];
+  /** Only accounts of this link. */
+  linkId: string | null;
+  categories: readonly Category[];
+  direction: Direction | null;
+  /** Amount bounds, inclusive, as exact decimal text with two places. */
+  minAmount: DecimalText | null;
+  maxAmount: DecimalText | null;
+  /** Lower-cased text that the description or the merchant name contains (case-insensitive). */
+  text: string | null;
 }
 
 /** A slice of a list: `limit` null means every row. */
@@ -182,6 +194,8 @@ export interface ReadPort {
     filters: TransactionFilters,
     page: PageWindow,
   ): Promise<TransactionsPage>;
+  /** One transaction of the user by id; null when there is none (or it is another user's). */
+  transaction(userId: string, id: string): Promise<TransactionRecord | null>;
   links(userId: string, page: PageWindow): Promise<LinksPage>;
   /** Every account of the user, by id, with its latest snapshot. */
   latestBalances(userId: string): Promise<LatestBalanceRecord[]>;

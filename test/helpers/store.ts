@@ -131,6 +131,9 @@ export class DelegatingPort implements ReadPort {
   transactions(userId: string, filters: TransactionFilters, page: PageWindow) {
     return this.read('transactions', () => this.inner.transactions(userId, filters, page));
   }
+  transaction(userId: string, id: string) {
+    return this.read('transaction', () => this.inner.transaction(userId, id));
+  }
   links(userId: string, page: PageWindow) {
     return this.read('links', () => this.inner.links(userId, page));
   }

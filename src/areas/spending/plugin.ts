@@ -7,20 +7,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { effectiveWindow } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
-import { CATEGORIES } from '../../domain/taxonomy.ts';
-import {
-  RequestValidationError,
-  type ValidationErrorItem,
-  valueError,
-} from '../../http/fastapi/index.ts';
-import { rawParameter } from '../../http/fastapi/raw-query.ts';
+import { RequestValidationError, type ValidationErrorItem } from '../../http/fastapi/index.ts';
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { resolveCategories } from '../categories/filter.ts';
 import { windowProblem } from '../window-query.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
-
-const CATEGORY_BY_LOWER_NAME = new Map(CATEGORIES.map((name) => [name.toLowerCase(), name]));
-const VALID_CATEGORIES = CATEGORIES.join(', ');
 
 /**
  * Turns the validated query into the engine's query, running the checks across parameters
@@ -36,22 +28,8 @@ function spendingQuery(
   const window = effectiveWindow(today, query.start_date, query.end_date);
   const windowOrder = windowProblem(request, window);
   if (windowOrder) problems.push(windowOrder);
-  const categories: string[] = [];
-  for (const name of query.categories) {
-    const category = CATEGORY_BY_LOWER_NAME.get(name.toLowerCase());
-    if (category) {
-      categories.push(category);
-      continue;
-    }
-    problems.push(
-      valueError(
-        'categories',
-        `unknown category '${name}'; valid categories: ${VALID_CATEGORIES}`,
-        rawParameter(request, 'categories'),
-      ),
-    );
-    break;
-  }
+  const { categories, problem } = resolveCategories(request, query.categories);
+  if (problem) problems.push(problem);
   if (problems.length > 0) throw new RequestValidationError(problems);
   return {
     userId: request.userId,

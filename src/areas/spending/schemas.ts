@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { TIME_PERIODS } from '../../domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../domain/spending/model.ts';
-import { CATEGORIES } from '../../domain/taxonomy.ts';
 import {
   qBool,
   qDate,
@@ -13,6 +12,7 @@ import {
   queryObject,
 } from '../../http/fastapi/index.ts';
 import { decimalString as decimal } from '../../http/money.ts';
+import { categoriesParameter } from '../categories/filter.ts';
 
 const isoDate = (description: string) =>
   z
@@ -211,9 +211,7 @@ export const SpendingQueryString = queryObject({
   account_ids: qList({
     description: 'Comma-separated account ids; repeatable; empty means no filter',
   }),
-  categories: qList({
-    description: `Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): ${CATEGORIES.join(', ')}`,
-  }),
+  categories: categoriesParameter,
   min_total_amount: qDecimal({
     default: '50.00',
     description: 'Category and merchant entries totalling less are left out of their lists',

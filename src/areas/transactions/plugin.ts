@@ -1,11 +1,24 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
-import { exact, formatMoney } from '../../domain/money.ts';
+import { z } from 'zod';
+import { Exact, exact, formatMoney } from '../../domain/money.ts';
+import { sendDetail } from '../../http/fastapi/detail.ts';
+import {
+  RequestValidationError,
+  type ValidationErrorItem,
+  valueError,
+} from '../../http/fastapi/index.ts';
+import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { paginated } from '../../http/pagination.ts';
-import { protectedResponses, validationResponse } from '../../http/schemas.ts';
-import type { DailyTotalRecord } from '../../port/read-port.ts';
+import { notFoundResponse, protectedResponses, validationResponse } from '../../http/schemas.ts';
+import type {
+  DailyTotalRecord,
+  TransactionFilters,
+  TransactionRecord,
+} from '../../port/read-port.ts';
+import { resolveCategories } from '../categories/filter.ts';
 import { TransactionListQuery } from './query.ts';
-import { type DailyTotal, TransactionListResponse } from './schemas.ts';
+import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';
 
 export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -17,7 +30,8 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
         description:
           'Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. ' +
           'Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. ' +
-          'A page past the end answers 200 with an empty list.',
+          'A page past the end answers 200 with an empty list. ' +
+          'Filters combine (all must hold) and are kept in `next`/`previous`; `daily_totals` and `count` cover the matching transactions.',
         tags: ['transactions'],
         querystring: TransactionListQuery,
         response: { 200: TransactionListResponse, ...protectedResponses, ...validationResponse },
@@ -25,23 +39,109 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId, store } = request;
-      const filters = {
-        from: request.query.transacted_at_from ?? null,
-        to: request.query.transacted_at_to ?? null,
-      };
+      const filters = transactionFilters(request);
       const [{ rows, dailyTotals, ...list }, accounts] = await Promise.all([
         paginated(request, (page) => store.transactions(userId, filters, page)),
         store.accounts(userId),
       ]);
       return {
         ...list,
-        transactions: rows.map((row) => ({ ...row, amount: formatMoney(row.amount) })),
+        transactions: rows.map(transaction),
         accounts,
         daily_totals: dailyTotals.map(dailyTotal),
       };
     },
   );
+
+  app.get(
+    '/v2/users/transactions/:id',
+    {
+      schema: {
+        operationId: 'getTransaction',
+        summary: 'One transaction',
+        description:
+          'One transaction of the user by its `id`. 404 when the user has none with that id, whether or not another user has: the answer never says which.',
+        tags: ['transactions'],
+        params: TransactionParams,
+        response: { 200: Transaction, ...protectedResponses, ...notFoundResponse },
+      },
+    },
+    async (request, reply) => {
+      const row = await request.store.transaction(request.userId, request.params.id);
+      if (!row) return sendDetail(reply, 404);
+      return transaction(row);
+    },
+  );
 };
+
+const transaction = (row: TransactionRecord) => ({ ...row, amount: formatMoney(row.amount) });
+
+const TransactionParams = z.object({
+  id: z
+    .string()
+    .meta({ description: 'The transaction `id` (as the list and `transaction_ids` give it).' }),
+});
+
+type ListRequest = FastifyRequest<{ Querystring: z.infer<typeof TransactionListQuery> }>;
+
+/** Amounts are cents: a bound beyond any amount the store can hold selects as well as this one. */
+const AMOUNT_LIMIT = new Exact('1e30');
+
+/** An amount bound on the cent grid: the smallest cent at or above (min), at or below (max). */
+function centBound(value: string | undefined, rounding: 'up' | 'down'): string | null {
+  if (value === undefined) return null;
+  const bound = Exact.max(Exact.min(exact(value), AMOUNT_LIMIT), AMOUNT_LIMIT.negated());
+  return bound
+    .toDecimalPlaces(2, rounding === 'up' ? Exact.ROUND_CEIL : Exact.ROUND_FLOOR)
+    .toFixed(2);
+}
+
+/**
+ * The validated query as the engine's filters, after the checks across parameters (reversed
+ * dates, reversed amounts, an unknown category), reported together as FastAPI would.
+ */
+function transactionFilters(request: ListRequest): TransactionFilters {
+  const query = request.query;
+  const problems: ValidationErrorItem[] = [];
+  const from = query.transacted_at_from ?? null;
+  const to = query.transacted_at_to ?? null;
+  if (from !== null && to !== null && from > to) {
+    problems.push(
+      valueError(
+        'transacted_at_from',
+        'transacted_at_from must be on or before transacted_at_to',
+        lastRawValue(request, 'transacted_at_from'),
+      ),
+    );
+  }
+  const { categories, problem } = resolveCategories(request, query.categories);
+  if (problem) problems.push(problem);
+  if (
+    query.min_amount !== undefined &&
+    query.max_amount !== undefined &&
+    exact(query.min_amount).gt(exact(query.max_amount))
+  ) {
+    problems.push(
+      valueError(
+        'min_amount',
+        'min_amount must be at most max_amount',
+        lastRawValue(request, 'min_amount'),
+      ),
+    );
+  }
+  if (problems.length > 0) throw new RequestValidationError(problems);
+  return {
+    from,
+    to,
+    accountIds: query.account_ids,
+    linkId: query.link_id ? query.link_id : null,
+    categories,
+    direction: query.direction ?? null,
+    minAmount: centBound(query.min_amount, 'up'),
+    maxAmount: centBound(query.max_amount, 'down'),
+    text: query.q ? query.q.toLowerCase() : null,
+  };
+}
 
 function dailyTotal(row: DailyTotalRecord): z.infer<typeof DailyTotal> {
   return {

@@ -1,5 +1,7 @@
-import { qDate, queryObject } from '../../http/fastapi/index.ts';
+import { DIRECTIONS } from '../../domain/taxonomy.ts';
+import { qDate, qDecimal, qEnum, qList, qStr, queryObject } from '../../http/fastapi/index.ts';
 import { paginationQuery } from '../../http/pagination.ts';
+import { categoriesParameter } from '../categories/filter.ts';
 
 export const TransactionListQuery = queryObject({
   transacted_at_from: qDate({
@@ -9,6 +11,29 @@ export const TransactionListQuery = queryObject({
   transacted_at_to: qDate({
     optional: true,
     description: 'Last transaction date included (YYYY-MM-DD).',
+  }),
+  account_ids: qList({
+    description:
+      'Comma-separated account ids; repeatable; empty means no filter. Ids that are not yours match nothing.',
+  }),
+  link_id: qStr({
+    optional: true,
+    description: 'Only accounts of this link; empty means no filter.',
+  }),
+  categories: categoriesParameter,
+  direction: qEnum(DIRECTIONS, {
+    optional: true,
+    description: 'DEBIT (money out) or CREDIT (money in).',
+  }),
+  min_amount: qDecimal({
+    optional: true,
+    description: 'Smallest amount included (amounts are positive; `direction` tells the sign).',
+  }),
+  max_amount: qDecimal({ optional: true, description: 'Largest amount included.' }),
+  q: qStr({
+    optional: true,
+    description:
+      'Text the description or the merchant name contains, case-insensitively (taken literally); empty means no filter.',
   }),
   ...paginationQuery,
 });

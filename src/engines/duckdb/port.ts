@@ -93,6 +93,10 @@ export class DuckDbPort implements ReadPort {
     return transactions.transactions(this.pool, userId, filters, page);
   }
 
+  transaction(userId: string, id: string) {
+    return transactions.transaction(this.pool, userId, id);
+  }
+
   links(userId: string, page: PageWindow) {
     return links.links(this.pool, userId, page);
   }

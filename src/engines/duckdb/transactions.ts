@@ -7,26 +7,48 @@ import type {
 } from '../../port/read-port.ts';
 import type { DuckDbPool } from './pool.ts';
 
-/** $1 user, $2 transacted_at_from, $3 transacted_at_to (either may be null). */
+/**
+ * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
+ * $6 categories, $7 direction ('' none), $8/$9 amount bounds (NULL: open), $10 lower-cased text
+ * ('' none). Every parameter is cast to its type (an untyped one is rebound on each run).
+ */
 const MATCHING = `
-  t.user_id = $1
+  t.user_id = $1::VARCHAR
   AND ($2::DATE IS NULL OR t.transacted_at >= $2::DATE)
-  AND ($3::DATE IS NULL OR t.transacted_at <= $3::DATE)`;
+  AND ($3::DATE IS NULL OR t.transacted_at <= $3::DATE)
+  AND (len($4::VARCHAR[]) = 0 OR list_contains($4::VARCHAR[], t.account_id))
+  AND ($5::VARCHAR = '' OR t.account_id IN
+       (SELECT id FROM accounts WHERE user_id = $1::VARCHAR AND link_id = $5::VARCHAR))
+  AND (len($6::VARCHAR[]) = 0 OR list_contains($6::VARCHAR[], t.category::VARCHAR))
+  AND ($7::VARCHAR = '' OR t.direction::VARCHAR = $7::VARCHAR)
+  AND ($8::DECIMAL(38, 2) IS NULL OR t.amount >= $8::DECIMAL(38, 2))
+  AND ($9::DECIMAL(38, 2) IS NULL OR t.amount <= $9::DECIMAL(38, 2))
+  AND ($10::VARCHAR = '' OR contains(lower(t.description), $10::VARCHAR)
+       OR contains(lower(coalesce(t.merchant_name, '')), $10::VARCHAR))`;
 
-/** $4 LIMIT (null: all), $5 OFFSET. */
-const PAGE_SQL = `
-  SELECT t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
+const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
          t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
          t.is_hidden, t.is_internal_transfer,
-         coalesce(a.type = 'investment', false) AS is_investment_account
+         coalesce(a.type = 'investment', false) AS is_investment_account`;
+
+/** $11 LIMIT (null: all), $12 OFFSET. */
+const PAGE_SQL = `
+  SELECT ${COLUMNS}
   FROM transactions t
   LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
   WHERE ${MATCHING}
   ORDER BY t.transacted_at DESC, t.id DESC
-  LIMIT $4 OFFSET $5`;
+  LIMIT $11 OFFSET $12`;
+
+/** $1 user, $2 id. */
+const ONE_SQL = `
+  SELECT ${COLUMNS}
+  FROM transactions t
+  LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+  WHERE t.user_id = $1::VARCHAR AND t.id = $2::VARCHAR`;
 
 /**
- * Totals of the days from $4 to $5 (the page's oldest and newest), over every matching transaction
+ * Totals of the days from $11 to $12 (the page's oldest and newest), over every matching transaction
  * of those days. The page is a run of the matching transactions in date order, so every day in
  * between that has one is on the page: these are exactly the page's days, each counted whole.
  */
@@ -36,7 +58,7 @@ const DAILY_TOTALS_SQL = `
          coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
          count(*) AS count
   FROM transactions t
-  WHERE ${MATCHING} AND t.transacted_at BETWEEN $4::DATE AND $5::DATE
+  WHERE ${MATCHING} AND t.transacted_at BETWEEN $11::DATE AND $12::DATE
   GROUP BY t.transacted_at
   ORDER BY t.transacted_at DESC`;
 
@@ -50,7 +72,18 @@ export async function transactions(
   filters: TransactionFilters,
   page: PageWindow,
 ): Promise<TransactionsPage> {
-  const matching = [userId, filters.from, filters.to];
+  const matching = [
+    userId,
+    filters.from,
+    filters.to,
+    filters.accountIds,
+    filters.linkId ?? '',
+    filters.categories,
+    filters.direction ?? '',
+    filters.minAmount,
+    filters.maxAmount,
+    filters.text ?? '',
+  ];
   const [rows, total] = await Promise.all([
     db.query<TransactionRecord & Record<string, unknown>>(PAGE_SQL, [
       ...matching,
@@ -77,4 +110,13 @@ export async function transactions(
     total: total ?? rows.length,
     dailyTotals: dailyRows.map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) })),
   };
+}
+
+export async function transaction(
+  db: DuckDbPool,
+  userId: string,
+  id: string,
+): Promise<TransactionRecord | null> {
+  const [row] = await db.query<TransactionRecord & Record<string, unknown>>(ONE_SQL, [userId, id]);
+  return row ?? null;
 }
