@@ -52,6 +52,7 @@ describe('GET /v1/users/balances', () => {
       liabilities: '10250.75',
       net_worth: '-1450.65',
       as_of: '2026-02-28',
+      currency: 'USD',
     });
   });
 });

@@ -3,8 +3,17 @@
  * balances (issue 14, "Discoverability"), against the hand-made finance fixture.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createClock } from '../src/clock.ts';
 import { CATEGORIES } from '../src/domain/taxonomy.ts';
 import { type FinanceFixture, openFinanceFixture } from './fixtures/api/finance.ts';
+import {
+  buildStoreFromCsv,
+  makeTempDir,
+  mintTestToken,
+  openStore,
+  writeCsvFixture,
+} from './helpers/store.ts';
 
 let fx: FinanceFixture;
 beforeAll(async () => {
@@ -57,5 +66,79 @@ describe('GET /v1/accounts', () => {
     const ids = (response.json().accounts as Array<{ id: string }>).map((account) => account.id);
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.every((id) => id.startsWith('zz_'))).toBe(true);
+  });
+});
+
+describe('currency of the amounts', () => {
+  it('spending answers and balance totals name the user’s currency; null without accounts', async () => {
+    const dir = makeTempDir('currency');
+    await writeCsvFixture(dir, {
+      users: [
+        { id: 'eu', name: 'Eva', email: 'eva@example.com', created_at: '2024-01-01 00:00:00' },
+        { id: 'none', name: 'Nia', email: 'nia@example.com', created_at: '2024-01-01 00:00:00' },
+      ],
+      links: [
+        {
+          id: 'l_eu',
+          user_id: 'eu',
+          type: 'institution',
+          name: 'Bank',
+          status: 'active',
+          created_at: '2024-01-01 00:00:00',
+        },
+      ],
+      accounts: [
+        {
+          id: 'a_eu',
+          user_id: 'eu',
+          link_id: 'l_eu',
+          name: 'Giro',
+          type: 'depository',
+          currency: 'EUR',
+        },
+      ],
+      transactions: [
+        {
+          id: 't_eu',
+          user_id: 'eu',
+          account_id: 'a_eu',
+          transacted_at: '2026-03-01',
+          amount: '12.50',
+          direction: 'DEBIT',
+          description: 'BAKERY',
+          category: 'Food and Drink',
+        },
+      ],
+    });
+    const databasePath = await buildStoreFromCsv(dir);
+    const tokens = {
+      eu: await mintTestToken(databasePath, 'eu'),
+      none: await mintTestToken(databasePath, 'none'),
+    };
+    const store = await openStore(databasePath);
+    const app = await buildApp({ store, clock: createClock('2026-03-15') });
+    try {
+      for (const [user, currency] of [
+        ['eu', 'EUR'],
+        ['none', null],
+      ] as const) {
+        const headers = { authorization: `Bearer ${tokens[user]}` };
+        const spending = await app.inject({
+          url: '/v2/users/spending?group_by=category&time_period=month',
+          headers,
+        });
+        expect(spending.json().currency).toBe(currency);
+        const legacy = await app.inject({
+          url: '/v1/users/spending?group_by=category&time_period=month',
+          headers,
+        });
+        expect(legacy.json().currency).toBe(currency);
+        const balances = await app.inject({ url: '/v1/users/balances', headers });
+        expect(balances.json().totals.currency).toBe(currency);
+      }
+    } finally {
+      await app.close();
+      await store.close();
+    }
   });
 });

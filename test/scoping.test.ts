@@ -56,6 +56,7 @@ describe("no response ever holds another user's data", () => {
       liabilities: '333.33',
       net_worth: '77444.44',
       as_of: '2026-03-01',
+      currency: 'USD',
     });
     const links = (await fx.app.inject({ url: '/v1/links', headers: fx.u2 })).json();
     expect(links.links.map((l: { id: string }) => l.id)).toEqual(['zz_l_bank', 'zz_l_pay']);

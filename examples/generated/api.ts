@@ -447,6 +447,11 @@ export interface components {
              */
             net_worth: string;
             as_of: string | null;
+            /**
+             * @description ISO 4217 code of the totals: the user’s accounts’ currency (one per user); null without accounts.
+             * @example USD
+             */
+            currency: string | null;
         };
         /** @description Current balances and net worth. */
         BalancesResponse: {
@@ -797,6 +802,11 @@ export interface components {
             total_income?: string | null;
             total_expenses?: string | null;
             savings_rate?: string | null;
+            /**
+             * @description ISO 4217 code of every amount in the answer: the user’s accounts’ currency (one per user); null for a user without accounts. Always sent; optional in the published interface.
+             * @example USD
+             */
+            currency?: string | null;
         };
         /** @description One transaction of the user. */
         Transaction: {

@@ -42,3 +42,13 @@ export const LIABILITY_KINDS = [
   'other',
 ] as const;
 export type LiabilityKind = (typeof LIABILITY_KINDS)[number];
+
+/**
+ * The currency a user's amounts are in: the contract keeps one per user, so the currency of
+ * their accounts (the first by id should they ever differ); null for a user without accounts.
+ */
+export function userCurrency(accounts: readonly { id: string; currency: string }[]): string | null {
+  let first: { id: string; currency: string } | undefined;
+  for (const account of accounts) if (!first || account.id < first.id) first = account;
+  return first?.currency ?? null;
+}

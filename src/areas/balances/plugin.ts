@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { formatMoney, formatMoneyOrNull } from '../../domain/money.ts';
 import { netWorthOf } from '../../domain/net-worth.ts';
+import { userCurrency } from '../../domain/taxonomy.ts';
 import { protectedResponses } from '../../http/schemas.ts';
 import { balanceHistoryPlugin } from './history.ts';
 import { BalancesResponse } from './schemas.ts';
@@ -35,6 +36,9 @@ export const balancesPlugin: FastifyPluginAsyncZod = async (app) => {
           liabilities: formatMoney(totals.liabilities),
           net_worth: formatMoney(totals.netWorth),
           as_of: dates.at(-1) ?? null,
+          currency: userCurrency(
+            rows.map((row) => ({ id: row.account_id, currency: row.currency })),
+          ),
         },
       };
     },

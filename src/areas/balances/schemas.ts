@@ -39,6 +39,14 @@ export const BalanceTotals = z
     as_of: isoDate(
       'Latest snapshot date among the accounts; null when no account has a balance.',
     ).nullable(),
+    currency: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'ISO 4217 code of the totals: the user’s accounts’ currency (one per user); null without accounts.',
+        examples: ['USD'],
+      }),
   })
   .meta({
     id: 'BalanceTotals',

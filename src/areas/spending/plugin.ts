@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { effectiveWindow } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
+import { userCurrency } from '../../domain/taxonomy.ts';
 import { RequestValidationError, type ValidationErrorItem } from '../../http/fastapi/index.ts';
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
@@ -69,15 +70,18 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
 
   // The analysis depends only on the store's content and the resolved query (window included),
   // so it is cached per store generation; request_id and created_at stay per request.
-  const cache = new ResponseCache<SpendingAnalysis>(options.cache);
+  const cache = new ResponseCache<SpendingAnalysis & { currency: string | null }>(options.cache);
 
   function analyse(withCashFlow: boolean) {
     return async (request: FastifyRequest<{ Querystring: SpendingQueryString }>) => {
       const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
       const key = JSON.stringify(query);
       const analysis = await cache.get(request.store.generation, key, async () => {
-        const aggregates = await request.store.spendingAggregates(query);
-        return shapeSpendingAnalysis(query, aggregates);
+        const [aggregates, accounts] = await Promise.all([
+          request.store.spendingAggregates(query),
+          request.store.accounts(query.userId),
+        ]);
+        return { ...shapeSpendingAnalysis(query, aggregates), currency: userCurrency(accounts) };
       });
       return {
         spending: analysis.spending,
@@ -88,6 +92,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
         total_income: analysis.total_income,
         total_expenses: analysis.total_expenses,
         savings_rate: analysis.savings_rate,
+        currency: analysis.currency,
       };
     };
   }

@@ -181,6 +181,15 @@ export const SpendingAnalysisEnrichedResponse = z
     total_income: cashFlowField('Whole-window CREDIT total on the cash-flow basis'),
     total_expenses: cashFlowField('Whole-window DEBIT total on the cash-flow basis'),
     savings_rate: cashFlowField('(income - expenses) / income x 100, one decimal'),
+    currency: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'ISO 4217 code of every amount in the answer: the user’s accounts’ currency (one per user); null for a user without accounts. Always sent; optional in the published interface.',
+        examples: ['USD'],
+      }),
   })
   .meta({
     id: 'SpendingAnalysisEnrichedResponse',
