@@ -7,7 +7,7 @@
  * no shared cache may keep a user's data. Everything else stays `no-store`.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export const REVALIDATE = 'private, no-cache';
@@ -36,6 +36,13 @@ function matches(ifNoneMatch: string, etag: string): boolean {
     .some((tag) => tag === '*' || tag === etag || tag === opaque || tag === `W/${opaque}`);
 }
 
+/** Marks an answer of 200 as revalidatable; routes that stream their body call it themselves. */
+export function markRevalidatable(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.etag && reply.statusCode === 200) {
+    reply.header('etag', request.etag).header('cache-control', REVALIDATE);
+  }
+}
+
 /** Register after authentication: its onRequest hook needs the token's user. */
 export const revalidationPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('etag', null);
@@ -51,9 +58,7 @@ export const revalidationPlugin = fp(async (app: FastifyInstance) => {
   });
   // Before serialization, so every later onSend hook (compression) sees the final headers.
   app.addHook('preSerialization', async (request, reply, payload) => {
-    if (request.etag && reply.statusCode === 200) {
-      reply.header('etag', request.etag).header('cache-control', REVALIDATE);
-    }
+    markRevalidatable(request, reply);
     return payload;
   });
 });

@@ -194,6 +194,16 @@ export interface ReadPort {
     filters: TransactionFilters,
     page: PageWindow,
   ): Promise<TransactionsPage>;
+  /** How many of the user's transactions match. */
+  transactionCount(userId: string, filters: TransactionFilters): Promise<number>;
+  /**
+   * Every matching transaction, newest first, a chunk at a time (the unpaginated list), so
+   * that no list sits in memory whole; stopping early releases what the engine holds.
+   */
+  transactionChunks(
+    userId: string,
+    filters: TransactionFilters,
+  ): AsyncIterable<TransactionRecord[]>;
   /** One transaction of the user by id; null when there is none (or it is another user's). */
   transaction(userId: string, id: string): Promise<TransactionRecord | null>;
   links(userId: string, page: PageWindow): Promise<LinksPage>;

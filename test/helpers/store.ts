@@ -131,6 +131,13 @@ export class DelegatingPort implements ReadPort {
   transactions(userId: string, filters: TransactionFilters, page: PageWindow) {
     return this.read('transactions', () => this.inner.transactions(userId, filters, page));
   }
+  transactionCount(userId: string, filters: TransactionFilters) {
+    return this.read('transactionCount', () => this.inner.transactionCount(userId, filters));
+  }
+  /** A stream's reads are not counted or broken: its first chunk is read like any query. */
+  transactionChunks(userId: string, filters: TransactionFilters) {
+    return this.inner.transactionChunks(userId, filters);
+  }
   transaction(userId: string, id: string) {
     return this.read('transaction', () => this.inner.transaction(userId, id));
   }

@@ -9,7 +9,8 @@ import {
   valueError,
 } from '../../http/fastapi/index.ts';
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
-import { paginated } from '../../http/pagination.ts';
+import { pageRequest, paginated } from '../../http/pagination.ts';
+import { markRevalidatable } from '../../http/revalidation.ts';
 import { notFoundResponse, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type {
   DailyTotalRecord,
@@ -19,6 +20,7 @@ import type {
 import { resolveCategories } from '../categories/filter.ts';
 import { TransactionListQuery } from './query.ts';
 import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';
+import { listedTransaction, transactionListStream } from './stream.ts';
 
 export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -37,16 +39,31 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
         response: { 200: TransactionListResponse, ...protectedResponses, ...validationResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId, store } = request;
       const filters = transactionFilters(request);
+      if (pageRequest(request.query) === undefined) {
+        // Every matching transaction: streamed, whatever their number.
+        const [total, accounts] = await Promise.all([
+          store.transactionCount(userId, filters),
+          store.accounts(userId),
+        ]);
+        const body = await transactionListStream(
+          total,
+          store.transactionChunks(userId, filters),
+          accounts,
+        );
+        markRevalidatable(request, reply);
+        // A stream skips the response serializer: its bytes are written to the schema's shape.
+        return reply.type('application/json; charset=utf-8').send(body as never);
+      }
       const [{ rows, dailyTotals, ...list }, accounts] = await Promise.all([
         paginated(request, (page) => store.transactions(userId, filters, page)),
         store.accounts(userId),
       ]);
       return {
         ...list,
-        transactions: rows.map(transaction),
+        transactions: rows.map(listedTransaction),
         accounts,
         daily_totals: dailyTotals.map(dailyTotal),
       };
@@ -69,12 +86,10 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const row = await request.store.transaction(request.userId, request.params.id);
       if (!row) return sendDetail(reply, 404);
-      return transaction(row);
+      return listedTransaction(row);
     },
   );
 };
-
-const transaction = (row: TransactionRecord) => ({ ...row, amount: formatMoney(row.amount) });
 
 const TransactionParams = z.object({
   id: z

@@ -158,6 +158,24 @@ export class DuckDbPool {
     await this.query('SELECT 1 AS ok');
   }
 
+  /**
+   * Runs one query and yields its rows a chunk (about 2,048 rows) at a time, holding one
+   * connection until the last chunk is read or the caller stops early (`return`), so a large
+   * result never sits in memory whole. The reader sets the pace; no time limit applies.
+   */
+  async *stream<T extends Row = Row>(
+    sql: string,
+    params: readonly SqlParam[] = [],
+  ): AsyncGenerator<T[], void, undefined> {
+    const pooled = await this.acquire();
+    try {
+      const result = await (await bound(pooled, sql, params)).stream();
+      for await (const rows of result.yieldRowObjectJson()) yield rows as T[];
+    } finally {
+      this.release(pooled);
+    }
+  }
+
   /** Refuses new queries, lets running ones finish, then closes every connection and the instance. */
   close(): Promise<void> {
     if (this.closing) return this.closing;
@@ -203,7 +221,8 @@ export class DuckDbPool {
   }
 }
 
-async function runOn(pooled: PooledConnection, sql: string, params: readonly SqlParam[]) {
+/** The connection's prepared statement for `sql`, bound to `params`. */
+async function bound(pooled: PooledConnection, sql: string, params: readonly SqlParam[]) {
   let statement = pooled.statements.get(sql);
   if (!statement) {
     statement = await pooled.connection.prepare(sql);
@@ -221,7 +240,11 @@ async function runOn(pooled: PooledConnection, sql: string, params: readonly Sql
     }
   }
   statement.bind(values, types as DuckDBType[]);
-  const reader = await statement.runAndReadAll();
+  return statement;
+}
+
+async function runOn(pooled: PooledConnection, sql: string, params: readonly SqlParam[]) {
+  const reader = await (await bound(pooled, sql, params)).runAndReadAll();
   return reader.getRowObjectsJson();
 }
 

@@ -93,6 +93,14 @@ export class DuckDbPort implements ReadPort {
     return transactions.transactions(this.pool, userId, filters, page);
   }
 
+  transactionCount(userId: string, filters: TransactionFilters) {
+    return transactions.transactionCount(this.pool, userId, filters);
+  }
+
+  transactionChunks(userId: string, filters: TransactionFilters) {
+    return transactions.transactionChunks(this.pool, userId, filters);
+  }
+
   transaction(userId: string, id: string) {
     return transactions.transaction(this.pool, userId, id);
   }

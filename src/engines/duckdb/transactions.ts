@@ -5,7 +5,7 @@ import type {
   TransactionRecord,
   TransactionsPage,
 } from '../../port/read-port.ts';
-import type { DuckDbPool } from './pool.ts';
+import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /**
  * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
@@ -66,13 +66,9 @@ const COUNT_SQL = `SELECT count(*) AS count FROM transactions t WHERE ${MATCHING
 
 type DailyTotalRow = { date: string; debits: string; credits: string; count: string };
 
-export async function transactions(
-  db: DuckDbPool,
-  userId: string,
-  filters: TransactionFilters,
-  page: PageWindow,
-): Promise<TransactionsPage> {
-  const matching = [
+/** The parameters of MATCHING, in order. */
+function matchingParams(userId: string, filters: TransactionFilters): SqlParam[] {
+  return [
     userId,
     filters.from,
     filters.to,
@@ -84,15 +80,43 @@ export async function transactions(
     filters.maxAmount,
     filters.text ?? '',
   ];
+}
+
+export async function transactionCount(
+  db: DuckDbPool,
+  userId: string,
+  filters: TransactionFilters,
+): Promise<number> {
+  const [row] = await db.query<{ count: string }>(COUNT_SQL, matchingParams(userId, filters));
+  return Number(row?.count ?? 0);
+}
+
+export function transactionChunks(
+  db: DuckDbPool,
+  userId: string,
+  filters: TransactionFilters,
+): AsyncIterable<TransactionRecord[]> {
+  return db.stream<TransactionRecord & Record<string, unknown>>(PAGE_SQL, [
+    ...matchingParams(userId, filters),
+    null,
+    0,
+  ]);
+}
+
+export async function transactions(
+  db: DuckDbPool,
+  userId: string,
+  filters: TransactionFilters,
+  page: PageWindow,
+): Promise<TransactionsPage> {
+  const matching = matchingParams(userId, filters);
   const [rows, total] = await Promise.all([
     db.query<TransactionRecord & Record<string, unknown>>(PAGE_SQL, [
       ...matching,
       page.limit,
       page.offset,
     ]),
-    page.limit === null
-      ? null
-      : db.query<{ count: string }>(COUNT_SQL, matching).then(([row]) => Number(row?.count ?? 0)),
+    page.limit === null ? null : transactionCount(db, userId, filters),
   ]);
   // The page's days run from its last row to its first (newest first); none when empty.
   const newest = rows[0];
