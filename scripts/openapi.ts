@@ -119,7 +119,7 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
   'GET /v1/accounts': [{ name: 'accounts', url: '/v1/accounts', status: 200 }],
   'GET /v1/categories': [{ name: 'categories', url: '/v1/categories', status: 200 }],
   'GET /v2/users/transactions/{id}': [
-    { name: 'transaction', url: '/v2/users/transactions/txn_wlxcpbevmg1whdujbn8v', status: 200 },
+    { name: 'transaction', url: '/v2/users/transactions/txn_hdujbn8vlpyyux57fol1', status: 200 },
     { name: 'not_yours_or_none', url: '/v2/users/transactions/txn_nope', status: 404 },
   ],
 };

@@ -70,7 +70,7 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
 /** Documented statuses no test can provoke here: checked by the document's tests only. */
 /** The URL path of an operation whose path has parameters: the demo user's own transaction. */
 const URL_PATHS: Record<string, string> = {
-  '/v2/users/transactions/{id}': '/v2/users/transactions/txn_wlxcpbevmg1whdujbn8v',
+  '/v2/users/transactions/{id}': '/v2/users/transactions/txn_hdujbn8vlpyyux57fol1',
 };
 
 const NOT_PROVOKED = new Set([
@@ -141,7 +141,7 @@ describe('every endpoint answers as openapi.yaml says', () => {
       }
       if (URL_PATHS[path]) {
         // Another user's transaction, or none: the same 404.
-        const foreign = '/v2/users/transactions/txn_02j3vdyhgoxllrz9m3vu_nope';
+        const foreign = '/v2/users/transactions/txn_pkdov57884a9vppf823u';
         expect((await call(path, '', bearer, {}, foreign)).statusCode).toBe(404);
       }
       if (!isPublic) {
