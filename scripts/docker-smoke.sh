@@ -190,18 +190,22 @@ wait_healthy() {
   return 1
 }
 
+# Starts a container as the README runs it and waits until it is healthy; sets ADDRESS.
+ADDRESS=""
 start_container() {
   local name=$1
   shift
   CONTAINERS+=("$name")
+  # A container of that name left by an interrupted run would block this one.
+  docker rm -f "$name" >/dev/null 2>&1 || true
   docker run -d --init --name "$name" -p 127.0.0.1::8000 -v "$DATA:/data:ro" \
     --health-interval=2s "$@" "$IMAGE" >/dev/null || fail "docker run $name"
   wait_healthy "$name" || fail "$name never became healthy: $(docker logs --tail 20 "$name" 2>&1)"
-  docker port "$name" 8000/tcp | head -n 1
+  ADDRESS=$(docker port "$name" 8000/tcp | head -n 1)
 }
 
 step "container healthy (HEALTHCHECK)"
-ADDRESS=$(start_container finance-smoke)
+start_container finance-smoke
 done_step "listening on $ADDRESS"
 
 step "token from the image's own npm run token; 200 with it, 401 without"
@@ -239,7 +243,7 @@ fi
 done_step "stopped in ${STOP_MS} ms"
 
 step "read-only root filesystem with a tmpfs /tmp"
-ADDRESS=$(start_container finance-smoke-ro --read-only --tmpfs /tmp)
+start_container finance-smoke-ro --read-only --tmpfs /tmp
 CODE=$(status -H "Authorization: Bearer $TOKEN" "http://$ADDRESS/v1/user")
 [ "$CODE" = 200 ] || fail "GET /v1/user on the read-only container answered $CODE"
 docker stop -t "$SHUTDOWN_GRACE_S" finance-smoke-ro >/dev/null
