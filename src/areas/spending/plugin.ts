@@ -2,14 +2,17 @@
  * GET /v2/users/spending (docs/api.md) and the legacy GET /v1/users/spending: the same query
  * and body, without the cash-flow fields, marked deprecated in favour of v2.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import { safeEncode } from 'zod/v4/core';
 import { effectiveWindow } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
 import { userCurrency } from '../../domain/taxonomy.ts';
 import { RequestValidationError, type ValidationErrorItem } from '../../http/fastapi/index.ts';
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
+import { markRevalidatable } from '../../http/revalidation.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { resolveCategories } from '../categories/filter.ts';
 import { windowProblem } from '../window-query.ts';
@@ -54,6 +57,38 @@ function spendingQuery(
 export const LEGACY_DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
 export const LEGACY_SUNSET = new Date(Date.UTC(2027, 5, 30, 23, 59, 59)).toUTCString();
 
+/** An answer as the route's schema serializes it, cut around request_id and created_at. */
+interface SerializedAnalysis {
+  /** `{"spending":...,"summary":...` */
+  head: string;
+  /** `,"by_time_period":...}`: the fields after created_at, and the closing brace. */
+  tail: string;
+}
+
+/**
+ * Encodes the answer with the route's schema exactly as its serializer does (an answer that
+ * breaks the schema is a bug: 500), then cuts the JSON where the per-request fields go.
+ */
+function serialized(
+  request: FastifyRequest,
+  analysis: SpendingAnalysis & { currency: string | null },
+): SerializedAnalysis {
+  const encoded = safeEncode(SpendingAnalysisEnrichedResponse, {
+    ...analysis,
+    request_id: '',
+    created_at: '',
+  });
+  if (encoded.error) {
+    throw new ResponseSerializationError(request.method, request.url, { cause: encoded.error });
+  }
+  const { spending, summary, request_id: _id, created_at: _at, ...rest } = encoded.data;
+  const after = JSON.stringify(rest);
+  return {
+    head: JSON.stringify({ spending, summary }).slice(0, -1),
+    tail: after === '{}' ? '}' : `,${after.slice(1)}`,
+  };
+}
+
 export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions }> = async (
   app,
   options,
@@ -69,11 +104,15 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
   };
 
   // The analysis depends only on the store's content and the resolved query (window included),
-  // so it is cached per store generation; request_id and created_at stay per request.
-  const cache = new ResponseCache<SpendingAnalysis & { currency: string | null }>(options.cache);
+  // so it is cached per store generation, as the bytes the route's schema serializes; the
+  // per-request request_id and created_at are written between them on every answer.
+  const cache = new ResponseCache<SerializedAnalysis>(options.cache);
 
   function analyse(withCashFlow: boolean) {
-    return async (request: FastifyRequest<{ Querystring: SpendingQueryString }>) => {
+    return async (
+      request: FastifyRequest<{ Querystring: SpendingQueryString }>,
+      reply: FastifyReply,
+    ) => {
       const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
       const key = JSON.stringify(query);
       const analysis = await cache.get(request.store.generation, key, async () => {
@@ -81,19 +120,18 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
           request.store.spendingAggregates(query),
           request.store.accounts(query.userId),
         ]);
-        return { ...shapeSpendingAnalysis(query, aggregates), currency: userCurrency(accounts) };
+        return serialized(request, {
+          ...shapeSpendingAnalysis(query, aggregates),
+          currency: userCurrency(accounts),
+        });
       });
-      return {
-        spending: analysis.spending,
-        summary: analysis.summary,
-        request_id: request.id,
-        created_at: new Date().toISOString(),
-        by_time_period: analysis.by_time_period,
-        total_income: analysis.total_income,
-        total_expenses: analysis.total_expenses,
-        savings_rate: analysis.savings_rate,
-        currency: analysis.currency,
-      };
+      markRevalidatable(request, reply);
+      // A string skips the serializer: these are its bytes, validated when they were cached.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(
+          `${analysis.head},"request_id":${JSON.stringify(request.id)},"created_at":${JSON.stringify(new Date().toISOString())}${analysis.tail}` as never,
+        );
     };
   }
 
@@ -129,7 +167,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
       reply.header('deprecation', LEGACY_DEPRECATION);
       reply.header('sunset', LEGACY_SUNSET);
       reply.header('link', '</v2/users/spending>; rel="successor-version"');
-      return analyse(false)(request);
+      return analyse(false)(request, reply);
     },
   );
 };
