@@ -223,11 +223,7 @@ export async function ensureStore(
       `token_hash,user_id,name,created_at,expires_at,revoked_at\n${rows.join('\n')}\n`,
     );
     progress(`[${spec.label}] building ${databasePath} (${rows.length} bench tokens)`);
-    await runScript(
-      'build-db',
-      ['--source', inputDir, '--database', databasePath, '--drop-tokens'],
-      progress,
-    );
+    await runScript('build-db', ['--source', inputDir, '--database', databasePath], progress);
     manifest = {
       typical,
       heavy,
