@@ -103,7 +103,7 @@ await runCli('token', async () => {
     ) {
       throw new UsageError('--revoke takes no --list, --user, --name or --expires');
     }
-    const result = await revokeToken({ tokensPath, idOrToken: args.revoke });
+    const result = await revokeToken({ tokensPath, idOrToken: args.revoke, databasePath });
     process.stderr.write(
       result.alreadyRevoked
         ? `token ${result.id} of user ${result.userId} was already revoked\n`

@@ -90,6 +90,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     https,
     ...(metrics ? { metrics } : {}),
   });
+  if (tokens.size === 0) {
+    app.log.warn(
+      { tokens: tokens.path },
+      'no tokens: the token store is empty or missing (npm run token mints one)',
+    );
+  }
   // Runs after the server has stopped and every in-flight request has been answered.
   app.addHook('onClose', async () => {
     await store.close();

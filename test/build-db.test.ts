@@ -265,6 +265,27 @@ describe('build-db: a good build', () => {
     expect(sum?.total).toBe('1500.30');
   });
 
+  it('an upgrade keeps the tokens a store of an earlier build holds inside', async () => {
+    const upstream = { token_hash: 'cd'.repeat(32), user_id: 'usr_a', name: 'old' };
+    const withTokens = await writeSource({
+      ...goodTables(),
+      access_tokens: [{ ...upstream, created_at: '2026-01-01 00:00:00' }],
+    });
+    const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+    await buildStore({ sourceDir: withTokens, databasePath });
+    // As an earlier build left it: tokens in the store's own table, no token store.
+    await rm(tokensPathFor(databasePath));
+    const minted = await mintTestToken(databasePath, 'usr_a', { name: 'new' });
+    const names = () =>
+      queryStoreFile(tokensPathFor(databasePath), 'SELECT name FROM access_tokens ORDER BY name');
+    expect(await names()).toEqual([{ name: 'new' }, { name: 'old' }]);
+    expect(minted).toMatch(/^pat_/);
+    // And a rebuild without tokens, before any mint, moves them out of the store it replaces.
+    await rm(tokensPathFor(databasePath));
+    await buildStore({ sourceDir: await writeSource(goodTables()), databasePath });
+    expect(await names()).toEqual([{ name: 'old' }]);
+  });
+
   it('merges access_tokens input into the token store, which survives rebuilds', async () => {
     const sourceDir = await writeSource(goodTables());
     const databasePath = join(makeTempDir('store'), 'finance.duckdb');

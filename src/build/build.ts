@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { PLATFORM_RULES_FINGERPRINT } from '../engines/duckdb/platform-sql.ts';
 import { tokensPathFor } from '../tokens/path.ts';
-import { importTokens } from '../tokens/store.ts';
+import { adoptLegacyTokenStore, importTokens } from '../tokens/store.ts';
 import { DERIVED_TRANSACTION_COLUMNS } from './derived.ts';
 import {
   newGeneration,
@@ -376,6 +376,11 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     await conn.run('DETACH staging');
     await removeDatabaseFiles(stagingPath);
 
+    const tokensPath = options.tokensPath ?? tokensPathFor(target);
+    // A store built before tokens had their own store keeps them inside: save them first.
+    const adopted = await adoptLegacyTokenStore(tokensPath, target);
+    if (adopted > 0)
+      progress(`access_tokens: ${formatCount(adopted)} moved from ${target} to ${tokensPath}`);
     await withWriteLock(target, async () => {
       const checkpointStarted = performance.now();
       await conn.run('CHECKPOINT');
@@ -384,7 +389,6 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
       progress(`checkpointed and published ${basename(target)} (${seconds(checkpointStarted)})`);
     });
     if (inputs.has('access_tokens')) {
-      const tokensPath = options.tokensPath ?? tokensPathFor(target);
       const added = await importTokens(tokensPath, target, 'access_tokens');
       progress(`access_tokens: ${formatCount(added)} new in ${tokensPath}`);
     }

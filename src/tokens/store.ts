@@ -103,23 +103,43 @@ export async function loadTokens(tokensPath: string): Promise<StoredToken[]> {
   return withConnection(tokensPath, { access_mode: 'READ_ONLY' }, readTokens);
 }
 
+/** The token store's tokens; while it does not exist, those of the analytics store, if any. */
+async function loadTokensOrLegacy(
+  tokensPath: string,
+  legacyStore: string | undefined,
+): Promise<StoredToken[]> {
+  const exists = await stat(tokensPath).then(
+    () => true,
+    () => false,
+  );
+  if (exists || !legacyStore) return loadTokens(tokensPath);
+  return loadTokens(legacyStore).catch(() => []);
+}
+
 /**
- * Applies `change` to a copy of the token store (an empty one the first time) and renames it
- * into place, under the store's write lock.
+ * Applies `change` to a copy of the token store and renames it into place, under the store's
+ * write lock. The first time, the store starts with the tokens the analytics store `legacyStore`
+ * holds, if any: stores built before tokens had a store of their own kept them there.
  */
 async function changeTokens<T>(
   tokensPath: string,
   change: (conn: DuckDBConnection) => Promise<T>,
+  legacyStore?: string,
 ): Promise<T> {
   const target = resolve(tokensPath);
   return withWriteLock(target, async () => {
     const copy = tempPathNextTo(target, 'tokens');
     try {
-      await copyFile(target, copy).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      const created = await copyFile(target, copy).then(
+        () => false,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          return true;
+        },
+      );
       const result = await withConnection(copy, {}, async (conn) => {
         await conn.run(TABLE_DDL);
+        if (created && legacyStore) await adoptLegacyTokens(conn, legacyStore);
         const outcome = await change(conn);
         await conn.run('CHECKPOINT');
         return outcome;
@@ -130,6 +150,27 @@ async function changeTokens<T>(
       await removeDatabaseFiles(copy);
     }
   });
+}
+
+/** Copies the tokens an analytics store of an earlier build holds, when it has any. */
+async function adoptLegacyTokens(conn: DuckDBConnection, legacyStore: string): Promise<void> {
+  const tokens = await loadTokens(legacyStore).catch(() => []);
+  for (const token of tokens) {
+    await conn.run(
+      `INSERT INTO access_tokens VALUES ($1, $2, $3, make_timestamp($4::BIGINT * 1000),
+         CASE WHEN $5::BIGINT IS NULL THEN NULL ELSE make_timestamp($5::BIGINT * 1000) END,
+         CASE WHEN $6::BIGINT IS NULL THEN NULL ELSE make_timestamp($6::BIGINT * 1000) END)
+       ON CONFLICT DO NOTHING`,
+      [
+        token.tokenHash,
+        token.userId,
+        token.name,
+        token.createdAtMs,
+        token.expiresAtMs,
+        token.revokedAtMs,
+      ],
+    );
+  }
 }
 
 const TIMESTAMP = (param: string) => `CAST(CAST(${param} AS TIMESTAMPTZ) AS TIMESTAMP)`;
@@ -165,17 +206,20 @@ export interface MintOptions {
 export async function mintToken(options: MintOptions): Promise<string> {
   await assertUserExists(options.databasePath, options.userId);
   const token = generateToken();
-  await changeTokens(options.tokensPath ?? tokensPathFor(options.databasePath), (conn) =>
-    conn.run(
-      `INSERT INTO access_tokens VALUES ($1, $2, $3, ${TIMESTAMP('$4')}, ${TIMESTAMP('$5')}, NULL)`,
-      [
-        hashToken(token),
-        options.userId,
-        options.name ?? null,
-        new Date().toISOString(),
-        options.expiresAt?.toISOString() ?? null,
-      ],
-    ),
+  await changeTokens(
+    options.tokensPath ?? tokensPathFor(options.databasePath),
+    (conn) =>
+      conn.run(
+        `INSERT INTO access_tokens VALUES ($1, $2, $3, ${TIMESTAMP('$4')}, ${TIMESTAMP('$5')}, NULL)`,
+        [
+          hashToken(token),
+          options.userId,
+          options.name ?? null,
+          new Date().toISOString(),
+          options.expiresAt?.toISOString() ?? null,
+        ],
+      ),
+    options.databasePath,
   );
   return token;
 }
@@ -200,10 +244,12 @@ function revokePrefix(idOrToken: string): string {
 export async function revokeToken(options: {
   tokensPath: string;
   idOrToken: string;
+  /** The analytics store, whose tokens seed a token store that does not exist yet. */
+  databasePath?: string;
 }): Promise<RevokeResult> {
   const prefix = revokePrefix(options.idOrToken);
-  const matches = (await loadTokens(options.tokensPath)).filter((token) =>
-    token.tokenHash.startsWith(prefix),
+  const matches = (await loadTokensOrLegacy(options.tokensPath, options.databasePath)).filter(
+    (token) => token.tokenHash.startsWith(prefix),
   );
   const [match] = matches;
   if (!match) throw new TokenStoreError(`no token matches '${options.idOrToken}'`);
@@ -218,12 +264,15 @@ export async function revokeToken(options: {
     alreadyRevoked: match.revokedAtMs !== null,
   };
   if (!result.alreadyRevoked) {
-    await changeTokens(options.tokensPath, (conn) =>
-      conn.run(
-        `UPDATE access_tokens SET revoked_at = ${TIMESTAMP('$1')}
-         WHERE token_hash = $2 AND revoked_at IS NULL`,
-        [new Date().toISOString(), match.tokenHash],
-      ),
+    await changeTokens(
+      options.tokensPath,
+      (conn) =>
+        conn.run(
+          `UPDATE access_tokens SET revoked_at = ${TIMESTAMP('$1')}
+           WHERE token_hash = $2 AND revoked_at IS NULL`,
+          [new Date().toISOString(), match.tokenHash],
+        ),
+      options.databasePath,
     );
   }
   return result;
@@ -239,7 +288,8 @@ export async function listTokens(options: {
   userId: string;
 }): Promise<TokenInfo[]> {
   await assertUserExists(options.databasePath, options.userId);
-  return (await loadTokens(options.tokensPath ?? tokensPathFor(options.databasePath)))
+  const tokensPath = options.tokensPath ?? tokensPathFor(options.databasePath);
+  return (await loadTokensOrLegacy(tokensPath, options.databasePath))
     .filter((token) => token.userId === options.userId)
     .map((token) => ({
       id: tokenId(token.tokenHash),
@@ -287,4 +337,24 @@ export async function importTokens(
       await conn.run('DETACH source');
     }
   });
+}
+
+/**
+ * Creates the token store from the tokens an analytics store of an earlier build holds (they
+ * used to live in its `access_tokens` table), unless the token store exists already. Run before
+ * that analytics store is replaced, so an upgrade locks no client out. Returns how many.
+ */
+export async function adoptLegacyTokenStore(
+  tokensPath: string,
+  legacyStore: string,
+): Promise<number> {
+  const exists = await stat(tokensPath).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return 0;
+  const legacy = await loadTokens(legacyStore).catch(() => []);
+  if (legacy.length === 0) return 0;
+  await changeTokens(tokensPath, async () => {}, legacyStore);
+  return legacy.length;
 }
