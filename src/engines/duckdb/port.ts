@@ -5,7 +5,13 @@
 import { TABLE_NAMES } from '../../build/schema.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
-import type { PageWindow, ReadPort, TokenOwner, TransactionFilters } from '../../port/read-port.ts';
+import type {
+  AccountRecord,
+  PageWindow,
+  ReadPort,
+  TokenOwner,
+  TransactionFilters,
+} from '../../port/read-port.ts';
 import { FollowedTokens } from '../../tokens/followed.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import * as accounts from './accounts.ts';
@@ -29,12 +35,15 @@ const KNOWN_USERS_LIMIT = 100_000;
 
 export class DuckDbPort implements ReadPort {
   private readonly knownUsers = new Set<string>();
+  private readonly accountsByUser = new Map<string, Promise<AccountRecord[]>>();
 
   private constructor(
     /** The connection pool, for the few callers that need raw SQL (benchmarks, tests). */
     readonly pool: DuckDbPool,
     /** The store holds derived columns computed with the current platform rules. */
     private readonly derived: boolean,
+    /** The store's transactions carry their account's type. */
+    private readonly accountFacts: boolean,
     private readonly tokens: FollowedTokens,
     private readonly ownsTokens: boolean,
   ) {}
@@ -47,8 +56,9 @@ export class DuckDbPort implements ReadPort {
     try {
       for (const table of TABLE_NAMES) await pool.query(`SELECT * FROM ${table} LIMIT 0`);
       const derived = await hasCurrentDerivedColumns(pool);
+      const accountFacts = await transactions.hasAccountFacts(pool);
       followed ??= await FollowedTokens.open(tokensPathFor(path));
-      return new DuckDbPort(pool, derived, followed, tokens === undefined);
+      return new DuckDbPort(pool, derived, accountFacts, followed, tokens === undefined);
     } catch (error) {
       if (tokens === undefined) followed?.close();
       await pool.close();
@@ -85,12 +95,20 @@ export class DuckDbPort implements ReadPort {
     return users.profile(this.pool, userId);
   }
 
-  accounts(userId: string) {
-    return accounts.accounts(this.pool, userId);
+  /** Per port, so per generation: a user's accounts change only with a new store. */
+  accounts(userId: string): Promise<AccountRecord[]> {
+    let known = this.accountsByUser.get(userId);
+    if (!known) {
+      known = accounts.accounts(this.pool, userId);
+      known.catch(() => this.accountsByUser.delete(userId));
+      if (this.accountsByUser.size >= KNOWN_USERS_LIMIT) this.accountsByUser.clear();
+      this.accountsByUser.set(userId, known);
+    }
+    return known;
   }
 
   transactions(userId: string, filters: TransactionFilters, page: PageWindow) {
-    return transactions.transactions(this.pool, userId, filters, page);
+    return transactions.transactions(this.pool, this.accountFacts, userId, filters, page);
   }
 
   transactionCount(userId: string, filters: TransactionFilters) {
@@ -98,11 +116,11 @@ export class DuckDbPort implements ReadPort {
   }
 
   transactionChunks(userId: string, filters: TransactionFilters) {
-    return transactions.transactionChunks(this.pool, userId, filters);
+    return transactions.transactionChunks(this.pool, this.accountFacts, userId, filters);
   }
 
   transaction(userId: string, id: string) {
-    return transactions.transaction(this.pool, userId, id);
+    return transactions.transaction(this.pool, this.accountFacts, userId, id);
   }
 
   links(userId: string, page: PageWindow) {

@@ -26,26 +26,47 @@ const MATCHING = `
   AND ($10::VARCHAR = '' OR contains(lower(t.description), $10::VARCHAR)
        OR contains(lower(coalesce(t.merchant_name, '')), $10::VARCHAR))`;
 
-const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
-         t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
-         t.is_hidden, t.is_internal_transfer,
-         coalesce(a.type = 'investment', false) AS is_investment_account`;
+/**
+ * The listed columns and where they come from. A store built with the account facts copied onto
+ * each transaction (build/derived.ts) needs no join: joining accounts made DuckDB build a hash
+ * table of every account of every user for each page.
+ */
+const SOURCE = (accountFacts: boolean) =>
+  accountFacts
+    ? { from: 'transactions t', type: 't.account_type' }
+    : {
+        from: 'transactions t LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id',
+        type: 'a.type',
+      };
+
+const COLUMNS = (type: string) => `t.id, t.external_id, t.account_id, t.transacted_at, t.amount,
+         t.direction, t.description, t.merchant_name, t.category, t.subcategory,
+         t.merchant_category_code, t.is_hidden, t.is_internal_transfer,
+         coalesce(${type} = 'investment', false) AS is_investment_account`;
 
 /** $11 LIMIT (null: all), $12 OFFSET. */
-const PAGE_SQL = `
-  SELECT ${COLUMNS}
-  FROM transactions t
-  LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+const PAGE_SQL = (accountFacts: boolean) => {
+  const { from, type } = SOURCE(accountFacts);
+  return `
+  SELECT ${COLUMNS(type)}
+  FROM ${from}
   WHERE ${MATCHING}
   ORDER BY t.transacted_at DESC, t.id DESC
   LIMIT $11 OFFSET $12`;
+};
 
 /** $1 user, $2 id. */
-const ONE_SQL = `
-  SELECT ${COLUMNS}
-  FROM transactions t
-  LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+const ONE_SQL = (accountFacts: boolean) => {
+  const { from, type } = SOURCE(accountFacts);
+  return `
+  SELECT ${COLUMNS(type)}
+  FROM ${from}
   WHERE t.user_id = $1::VARCHAR AND t.id = $2::VARCHAR`;
+};
+
+/** The two variants of each, built once: a constant text per variant keeps statements prepared. */
+const PAGE = { true: PAGE_SQL(true), false: PAGE_SQL(false) };
+const ONE = { true: ONE_SQL(true), false: ONE_SQL(false) };
 
 /**
  * Totals of the days from $11 to $12 (the page's oldest and newest), over every matching transaction
@@ -93,25 +114,28 @@ export async function transactionCount(
 
 export function transactionChunks(
   db: DuckDbPool,
+  accountFacts: boolean,
   userId: string,
   filters: TransactionFilters,
 ): AsyncIterable<TransactionRecord[]> {
-  return db.stream<TransactionRecord & Record<string, unknown>>(PAGE_SQL, [
+  return db.stream<TransactionRecord & Record<string, unknown>>(PAGE[`${accountFacts}`], [
     ...matchingParams(userId, filters),
     null,
     0,
   ]);
 }
 
+/** `accountFacts`: the store's transactions carry their account's type (hasAccountFacts). */
 export async function transactions(
   db: DuckDbPool,
+  accountFacts: boolean,
   userId: string,
   filters: TransactionFilters,
   page: PageWindow,
 ): Promise<TransactionsPage> {
   const matching = matchingParams(userId, filters);
   const [rows, total] = await Promise.all([
-    db.query<TransactionRecord & Record<string, unknown>>(PAGE_SQL, [
+    db.query<TransactionRecord & Record<string, unknown>>(PAGE[`${accountFacts}`], [
       ...matching,
       page.limit,
       page.offset,
@@ -138,9 +162,21 @@ export async function transactions(
 
 export async function transaction(
   db: DuckDbPool,
+  accountFacts: boolean,
   userId: string,
   id: string,
 ): Promise<TransactionRecord | null> {
-  const [row] = await db.query<TransactionRecord & Record<string, unknown>>(ONE_SQL, [userId, id]);
+  const [row] = await db.query<TransactionRecord & Record<string, unknown>>(
+    ONE[`${accountFacts}`],
+    [userId, id],
+  );
   return row ?? null;
+}
+
+/** Does the store copy each transaction's account type onto it (build/derived.ts)? */
+export function hasAccountFacts(db: Pick<DuckDbPool, 'query'>): Promise<boolean> {
+  return db.query('SELECT account_type FROM transactions LIMIT 0').then(
+    () => true,
+    () => false,
+  );
 }
