@@ -40,6 +40,8 @@ export default defineConfig({
       test: {
         name: engine,
         env: { TEST_ENGINE: engine },
+        // The postgres suites run on a cluster the test run starts and removes itself.
+        globalSetup: engine === 'postgres' ? ['test/setup/postgres-cluster.ts'] : [],
         // The default engine runs everything; every other engine the behaviour suites.
         include: index === 0 ? ['test/**/*.test.ts'] : BEHAVIOUR_SUITES,
         exclude:

@@ -3,7 +3,7 @@
  * engine named here (a vitest project each, with TEST_ENGINE set), so a new engine is added by
  * naming it and teaching `openStore` (helpers/store.ts) to open it.
  */
-export const ENGINES = ['duckdb'] as const;
+export const ENGINES = ['duckdb', 'postgres'] as const;
 export type EngineName = (typeof ENGINES)[number];
 
 /** The engine of this test run: TEST_ENGINE, or the embedded default. */

@@ -11,9 +11,13 @@ import { DEMO_DIR } from '../../src/demo-data/demo.ts';
 import type { Window } from '../../src/domain/calendar.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
 import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
+import { PostgresPort } from '../../src/engines/postgres/port.ts';
 import type { PageWindow, ReadPort, TransactionFilters } from '../../src/port/read-port.ts';
+import { FollowedTokens } from '../../src/tokens/followed.ts';
+import { tokensPathFor } from '../../src/tokens/path.ts';
 import { mintToken } from '../../src/tokens/store.ts';
 import { testEngine } from './engine.ts';
+import { createTestDatabase, loadStoreFile } from './postgres.ts';
 
 export type FixtureValue = string | number | boolean | null;
 export type FixtureRow = Record<string, FixtureValue>;
@@ -98,6 +102,20 @@ export async function openStore(databasePath: string): Promise<ReadPort> {
   switch (testEngine()) {
     case 'duckdb':
       return DuckDbPort.open(databasePath);
+    case 'postgres': {
+      // The same built store, loaded into databases of its own on the test cluster; tokens
+      // minted by the tests (beside the store file) are followed as the DuckDB port does.
+      const databaseUrl = await createTestDatabase();
+      await loadStoreFile(databaseUrl, databasePath);
+      const tokens = await FollowedTokens.open(tokensPathFor(databasePath));
+      const port = await PostgresPort.open(databaseUrl, { tokens, queryTimeoutMs: 10_000 });
+      return new (class extends DelegatingPort {
+        override async close() {
+          tokens.close();
+          await port.close();
+        }
+      })(port);
+    }
   }
 }
 

@@ -72,6 +72,28 @@ export interface SpendingAggregates {
   cashFlow: CashFlowTotals;
 }
 
+/** The keys of a lighter breakdown. */
+export type BreakdownKey = 'category' | 'merchant' | 'subcategory' | 'period';
+
+/** Per group_by: the lighter breakdowns (time series, subcategories, summary's top names). */
+export function breakdownSets(
+  groupBy: GroupBy,
+  secondary: SecondaryGroupBy | null,
+): BreakdownKey[][] {
+  switch (groupBy) {
+    case 'category':
+      return [['category', 'subcategory'], ['category', 'period'], ['merchant']];
+    case 'merchant':
+      return [['merchant', 'category'], ['merchant', 'period'], ['category']];
+    case 'time_period':
+      return [
+        ['category'],
+        ['merchant'],
+        ...(secondary ? [['period', secondary] as BreakdownKey[]] : []),
+      ];
+  }
+}
+
 /** Bucket names shared by missing values and real values of the same name. */
 export const UNKNOWN_MERCHANT = 'Unknown';
 export const UNCATEGORIZED = 'Uncategorized';

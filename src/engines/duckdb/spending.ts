@@ -8,6 +8,8 @@
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
 import {
+  type BreakdownKey,
+  breakdownSets,
   type Flow,
   type GroupBy,
   type LargestTransaction,
@@ -88,24 +90,6 @@ const ENTRY_EXTRAS: Record<GroupBy, string> = {
   merchant: `, list(DISTINCT day ORDER BY day) AS dates, list(amount) AS amounts`,
   time_period: `, list(id ORDER BY id) FILTER (WHERE $10::BOOLEAN) AS transaction_ids`,
 };
-
-type BreakdownKey = 'category' | 'merchant' | 'subcategory' | 'period';
-
-/** Per group_by: the lighter breakdowns (time series, subcategories, summary's top names). */
-function breakdownSets(groupBy: GroupBy, secondary: SecondaryGroupBy | null): BreakdownKey[][] {
-  switch (groupBy) {
-    case 'category':
-      return [['category', 'subcategory'], ['category', 'period'], ['merchant']];
-    case 'merchant':
-      return [['merchant', 'category'], ['merchant', 'period'], ['category']];
-    case 'time_period':
-      return [
-        ['category'],
-        ['merchant'],
-        ...(secondary ? [['period', secondary] as BreakdownKey[]] : []),
-      ];
-  }
-}
 
 const BREAKDOWN_COLUMN: Record<BreakdownKey, string> = {
   category: 'category::VARCHAR AS category',

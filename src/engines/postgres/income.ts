@@ -1,0 +1,51 @@
+import type { Window } from '../../domain/calendar.ts';
+import type { MonthlyIncomeRecord, PayStatementRecord } from '../../port/read-port.ts';
+import type { PgPool } from './pool.ts';
+
+/** $1 user, $2 window start, $3 window end. */
+const payStatementsSql = (s: string) => `
+  SELECT p.link_id, l.name AS provider, p.employer, p.pay_date, p.gross_pay, p.net_pay
+  FROM ${s}.pay_statements p JOIN ${s}.links l ON l.id = p.link_id AND l.user_id = $1
+  WHERE p.user_id = $1 AND p.pay_date BETWEEN $2::date AND $3::date
+  ORDER BY p.pay_date, p.id`;
+
+export function payStatements(
+  db: PgPool,
+  s: string,
+  userId: string,
+  window: Window,
+): Promise<PayStatementRecord[]> {
+  return db.query<PayStatementRecord & Record<string, unknown>>(payStatementsSql(s), [
+    userId,
+    window.start,
+    window.end,
+  ]);
+}
+
+/**
+ * The spending endpoint's income basis: CREDITs, not hidden, not transfers, not investment.
+ * Summed per day on the shard (a month's date_trunc is never pushed down), per month here.
+ */
+const monthlyIncomeSql = (s: string) => `
+  SELECT date_trunc('month', day)::date AS month, sum(total) AS total, sum(count) AS count
+  FROM (
+    SELECT transacted_at AS day, sum(amount) AS total, count(*) AS count
+    FROM ${s}.transactions
+    WHERE user_id = $1 AND transacted_at BETWEEN $2::date AND $3::date
+      AND direction = 'CREDIT' AND NOT is_hidden AND NOT is_internal_transfer
+      AND account_type <> 'investment'
+    GROUP BY user_id, transacted_at) daily
+  GROUP BY 1`;
+
+export async function monthlyIncome(
+  db: PgPool,
+  s: string,
+  userId: string,
+  window: Window,
+): Promise<MonthlyIncomeRecord[]> {
+  const rows = await db.query<{ month: string; total: string; count: string }>(
+    monthlyIncomeSql(s),
+    [userId, window.start, window.end],
+  );
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}

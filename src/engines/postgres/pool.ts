@@ -1,0 +1,100 @@
+/**
+ * Connections to the coordinator, set for single-shard plans: every statement is planned for
+ * its parameters (a generic plan does not prune partitions, so it would query every bucket),
+ * aggregates and joins are pushed down per partition, and a statement running past the time
+ * limit is cancelled. Values keep their exact text: numeric, bigint, date and timestamp are
+ * not turned into JS numbers or Dates.
+ */
+import pg from 'pg';
+import { StoreUnavailableError } from '../../port/read-port.ts';
+
+export type SqlParam = string | number | boolean | null | readonly string[];
+export type Row = Record<string, unknown>;
+
+export interface PgPoolOptions {
+  /** Connections to the coordinator. */
+  poolSize?: number;
+  /** A statement running longer is cancelled and fails with StoreUnavailableError (503). */
+  queryTimeoutMs?: number;
+  onQuery?: (seconds: number, outcome: 'ok' | 'error' | 'timeout') => void;
+}
+
+const identity = (value: string) => value;
+/** OIDs whose text we keep as is: int8, numeric, date, timestamp, timestamptz. */
+const TEXT_TYPES = new Set([20, 1700, 1082, 1114, 1184]);
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(oid)
+      ? identity
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** SQLSTATE classes that mean the store (or one shard) cannot answer now: 503, not 500. */
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return true; // a socket error: no server answered
+  return (
+    code.startsWith('08') || // connection exception (a shard unreachable through postgres_fdw)
+    code.startsWith('57') || // operator intervention: cancelled, shutting down
+    code.startsWith('53') || // insufficient resources
+    code === '42P01' || // a dropped generation's table: the next request reads the new one
+    code === '3D000' // no such database
+  );
+}
+
+export class PgPool {
+  private readonly pool: pg.Pool;
+
+  constructor(
+    readonly databaseUrl: string,
+    private readonly options: PgPoolOptions = {},
+  ) {
+    const timeout = options.queryTimeoutMs ?? 0;
+    this.pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: options.poolSize ?? 8,
+      types,
+      connectionTimeoutMillis: timeout > 0 ? timeout : 10_000,
+      // A backend that never answers (a hung coordinator) still releases the request.
+      query_timeout: timeout > 0 ? timeout + 1_000 : undefined,
+      application_name: 'finance-data-api',
+      options: [
+        '-c plan_cache_mode=force_custom_plan',
+        '-c enable_partitionwise_aggregate=on',
+        '-c enable_partitionwise_join=on',
+        '-c default_transaction_read_only=on',
+        `-c statement_timeout=${timeout}`,
+        '-c TimeZone=UTC',
+      ].join(' '),
+    });
+    // An idle connection that breaks is replaced on the next checkout; it must not crash us.
+    this.pool.on('error', () => {});
+  }
+
+  async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    const started = performance.now();
+    try {
+      const result = await this.pool.query<T>(sql, params as unknown[]);
+      this.options.onQuery?.((performance.now() - started) / 1000, 'ok');
+      return result.rows;
+    } catch (error) {
+      const timedOut = (error as { code?: string }).code === '57014';
+      this.options.onQuery?.((performance.now() - started) / 1000, timedOut ? 'timeout' : 'error');
+      if (timedOut) {
+        throw new StoreUnavailableError(
+          `query cancelled after ${this.options.queryTimeoutMs ?? 0} ms`,
+          { cause: error },
+        );
+      }
+      if (isUnavailable(error)) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new StoreUnavailableError(message.split('\n', 1)[0], { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * The PostgreSQL adapter of the read port: one published generation (a schema) of a cluster
+ * sharded by user, read through the coordinator. Every statement names one user, so the
+ * coordinator prunes it to that user's bucket and runs it on one shard. The connection pool is
+ * shared by the generations a server reads in turn; tokens are read from the coordinator.
+ */
+import type { Window } from '../../domain/calendar.ts';
+import type { SpendingQuery } from '../../domain/spending/model.ts';
+import {
+  type AccountRecord,
+  type PageWindow,
+  type ReadPort,
+  StoreUnavailableError,
+  type TokenOwner,
+  type TransactionFilters,
+} from '../../port/read-port.ts';
+import type { FollowedTokens } from '../../tokens/followed.ts';
+import * as accounts from './accounts.ts';
+import * as income from './income.ts';
+import * as links from './links.ts';
+import { PgPool, type PgPoolOptions } from './pool.ts';
+import { CURRENT_GENERATION_SQL } from './schema.ts';
+import { SpendingQueries } from './spending.ts';
+import { SHARD_PROBE_PREFIX } from './topology.ts';
+import { TransactionQueries } from './transactions.ts';
+import * as users from './users.ts';
+
+export interface PostgresPortOptions extends PgPoolOptions {
+  /**
+   * A token store file to read tokens from instead of the coordinator's table (tests that
+   * share their token fixtures with the DuckDB engine).
+   */
+  tokens?: FollowedTokens;
+}
+
+/** Users known to exist, per port (one generation): bounded, cleared when full. */
+const KNOWN_USERS_LIMIT = 100_000;
+
+interface Published {
+  generation: string;
+  schema_name: string;
+  shards: number;
+}
+
+/** The generation published now; StoreUnavailableError before the first load. */
+export async function currentGeneration(pool: PgPool): Promise<Published> {
+  const [row] = await pool
+    .query<Published & Record<string, unknown>>(CURRENT_GENERATION_SQL)
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code === '42P01' || error instanceof StoreUnavailableError)
+        throw new StoreUnavailableError(
+          'no data has been loaded into the cluster (npm run build-db)',
+          {
+            cause: error,
+          },
+        );
+      throw error;
+    });
+  if (!row)
+    throw new StoreUnavailableError('no data has been loaded into the cluster (npm run build-db)');
+  return row;
+}
+
+/**
+ * How text is lower-cased like DuckDB's lower() (every script, not only ASCII): with the
+ * builtin Unicode collation (PostgreSQL 17+) or ICU when the server has one.
+ */
+async function unicodeLower(pool: PgPool): Promise<(sql: string) => string> {
+  const rows = await pool.query<{ collname: string }>(
+    `SELECT collname FROM pg_collation WHERE collname IN ('pg_c_utf8', 'und-x-icu')
+     ORDER BY collname = 'pg_c_utf8' DESC LIMIT 1`,
+  );
+  const collation = rows[0]?.collname;
+  return collation ? (sql) => `lower(${sql} COLLATE "${collation}")` : (sql) => `lower(${sql})`;
+}
+
+export class PostgresPort implements ReadPort {
+  private readonly knownUsers = new Set<string>();
+  private readonly accountsByUser = new Map<string, Promise<AccountRecord[]>>();
+  private readonly transactionQueries: TransactionQueries;
+  private readonly spendingQueries: SpendingQueries;
+
+  private constructor(
+    readonly pool: PgPool,
+    private readonly published: Published,
+    lower: (sql: string) => string,
+    private readonly tokens: FollowedTokens | undefined,
+    private readonly ownsPool: boolean,
+  ) {
+    this.transactionQueries = new TransactionQueries(pool, published.schema_name, lower);
+    this.spendingQueries = new SpendingQueries(pool, published.schema_name);
+  }
+
+  /**
+   * Opens the generation published now, on a shared pool (kept open by `close`) or on a
+   * database URL (a pool of its own, closed with the port).
+   */
+  static async open(
+    target: PgPool | string,
+    options: PostgresPortOptions = {},
+  ): Promise<PostgresPort> {
+    const { tokens, ...poolOptions } = options;
+    const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
+    try {
+      const published = await currentGeneration(pool);
+      const lower = await unicodeLower(pool);
+      return new PostgresPort(pool, published, lower, tokens, typeof target === 'string');
+    } catch (error) {
+      if (typeof target === 'string') await pool.close();
+      throw error;
+    }
+  }
+
+  get generation(): string {
+    return this.published.generation;
+  }
+
+  /** The generation's schema (tests and benchmarks that EXPLAIN a statement). */
+  get schema(): string {
+    return this.published.schema_name;
+  }
+
+  /** The coordinator answers, and so does every shard (the one that does not is named). */
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1 AS ok');
+    const shards = Array.from({ length: this.published.shards }, (_, k) => k + 1);
+    const failures = await Promise.all(
+      shards.map((shard) =>
+        this.pool.query(`SELECT ok FROM public.${SHARD_PROBE_PREFIX}${shard}`).then(
+          () => null,
+          (error: unknown) => `shard_${shard} (${error instanceof Error ? error.message : error})`,
+        ),
+      ),
+    );
+    const missing = failures.filter((failure) => failure !== null);
+    if (missing.length > 0) throw new StoreUnavailableError(`unreachable: ${missing.join('; ')}`);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsPool) await this.pool.close();
+  }
+
+  async tokenOwner(tokenHash: string): Promise<TokenOwner | null> {
+    const token = this.tokens ? this.fileToken(tokenHash) : await this.tableToken(tokenHash);
+    if (!token) return null;
+    if (!this.knownUsers.has(token.userId)) {
+      if (!(await users.userExists(this.pool, this.schema, token.userId))) return null;
+      if (this.knownUsers.size >= KNOWN_USERS_LIMIT) this.knownUsers.clear();
+      this.knownUsers.add(token.userId);
+    }
+    return token;
+  }
+
+  private fileToken(tokenHash: string): TokenOwner | null {
+    const token = this.tokens?.find(tokenHash);
+    if (!token || token.revokedAtMs !== null) return null;
+    return { userId: token.userId, expiresAtMs: token.expiresAtMs };
+  }
+
+  /** From the coordinator's token table: a revocation counts from the next request. */
+  private async tableToken(tokenHash: string): Promise<TokenOwner | null> {
+    const [row] = await this.pool.query<{ user_id: string; expires_ms: string | null }>(
+      `SELECT user_id, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms
+       FROM public.access_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
+      [tokenHash],
+    );
+    if (!row) return null;
+    return {
+      userId: row.user_id,
+      expiresAtMs: row.expires_ms === null ? null : Number(row.expires_ms),
+    };
+  }
+
+  profile(userId: string) {
+    return users.profile(this.pool, this.schema, userId);
+  }
+
+  /** Per port, so per generation: a user's accounts change only with a new generation. */
+  accounts(userId: string): Promise<AccountRecord[]> {
+    let known = this.accountsByUser.get(userId);
+    if (!known) {
+      known = accounts.accounts(this.pool, this.schema, userId);
+      known.catch(() => this.accountsByUser.delete(userId));
+      if (this.accountsByUser.size >= KNOWN_USERS_LIMIT) this.accountsByUser.clear();
+      this.accountsByUser.set(userId, known);
+    }
+    return known;
+  }
+
+  transactions(userId: string, filters: TransactionFilters, page: PageWindow) {
+    return this.transactionQueries.transactions(userId, filters, page);
+  }
+
+  transactionCount(userId: string, filters: TransactionFilters) {
+    return this.transactionQueries.transactionCount(userId, filters);
+  }
+
+  transactionChunks(userId: string, filters: TransactionFilters) {
+    return this.transactionQueries.transactionChunks(userId, filters);
+  }
+
+  transaction(userId: string, id: string) {
+    return this.transactionQueries.transaction(userId, id);
+  }
+
+  links(userId: string, page: PageWindow) {
+    return links.links(this.pool, this.schema, userId, page);
+  }
+
+  latestBalances(userId: string) {
+    return accounts.latestBalances(this.pool, this.schema, userId);
+  }
+
+  async balanceHistory(userId: string, days: readonly string[]) {
+    return accounts.balanceHistory(
+      this.pool,
+      this.schema,
+      userId,
+      days,
+      await this.accounts(userId),
+    );
+  }
+
+  payStatements(userId: string, window: Window) {
+    return income.payStatements(this.pool, this.schema, userId, window);
+  }
+
+  monthlyIncome(userId: string, window: Window) {
+    return income.monthlyIncome(this.pool, this.schema, userId, window);
+  }
+
+  liabilities(userId: string) {
+    return accounts.liabilities(this.pool, this.schema, userId);
+  }
+
+  spendingAggregates(query: SpendingQuery) {
+    return this.spendingQueries.spendingAggregates(query);
+  }
+}

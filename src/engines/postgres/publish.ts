@@ -1,0 +1,247 @@
+/**
+ * Loading a built store into the sharded cluster as a new generation, and publishing it.
+ *
+ * build-db validates and derives exactly as for DuckDB (into a scratch DuckDB file); this
+ * module copies that file's tables into a fresh schema on the coordinator and the shards,
+ * indexes and analyzes the shards, then names the new schema in `public.store_meta` in one
+ * transaction: a reader sees the old generation or the new, never a mix. A failed load drops
+ * its schema and leaves the current generation serving. The generation before the current one
+ * is kept, so requests already running on it finish; older ones are dropped.
+ */
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { TABLES } from '../../build/schema.ts';
+import type { StoredToken } from '../../tokens/store.ts';
+import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../duckdb/platform-sql.ts';
+import {
+  COORDINATOR_META_DDL,
+  coordinatorDdl,
+  SHARDED_TABLES,
+  type ShardedTable,
+  schemaName,
+  shardDdl,
+  shardIndexDdl,
+  tableColumns,
+} from './schema.ts';
+import {
+  coordinatorProbeDdl,
+  SHARD_PROBE_DDL,
+  type ShardServer,
+  shardServers,
+} from './topology.ts';
+
+export interface LoadOptions {
+  /** A store built by build-db (validated, with derived columns). */
+  duckdbPath: string;
+  databaseUrl: string;
+  generation: string;
+  /** Where the store came from (store_meta.source). */
+  source: string;
+  /** A scratch folder for the per-table files. */
+  scratchDir: string;
+  /** Tokens to add to the coordinator's token table (existing tokens are kept). */
+  tokens?: readonly StoredToken[];
+  onProgress?: (line: string) => void;
+}
+
+/** Generations kept: the current one and the one before (requests still running on it). */
+const KEPT_GENERATIONS = 2;
+
+/** One loader at a time per cluster. */
+const LOAD_LOCK_KEY = 727_001;
+
+/** What each sharded table's rows are read as from the built DuckDB store, column by column. */
+function exportSql(table: ShardedTable): string {
+  // The contract's columns, then the extras in tableColumns' order.
+  const contract = (alias: string) =>
+    TABLES[table].columns.map((column) => `${alias}.${column.name}`).join(', ');
+  switch (table) {
+    case 'balances':
+    case 'liabilities':
+      return `SELECT ${contract('x')}, a.user_id
+              FROM ${table} x JOIN accounts a ON a.id = x.account_id`;
+    case 'transactions':
+      // The account's facts only when the account is the transaction's user's (as build-db).
+      return `SELECT ${contract('t')},
+                CASE WHEN a.user_id = t.user_id THEN a.type END AS account_type,
+                CASE WHEN a.user_id = t.user_id THEN a.link_id END AS account_link_id,
+                ${toPlatformSql('t')} AS to_platform
+              FROM transactions t LEFT JOIN accounts a ON a.id = t.account_id`;
+    default:
+      return `SELECT ${contract('x')} FROM ${table} x`;
+  }
+}
+
+async function connect(url: string | URL): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return client;
+}
+
+async function runAll(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await client.query(statement);
+}
+
+async function dropSchemaEverywhere(
+  coordinator: pg.ClientBase,
+  shards: readonly ShardServer[],
+  schema: string,
+): Promise<void> {
+  await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await Promise.all(
+    shards.map(async (shard) => {
+      const client = await connect(shard.url);
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    }),
+  );
+}
+
+/** Loads the built store as a new generation and publishes it; returns the row counts. */
+export async function loadGeneration(options: LoadOptions): Promise<Record<ShardedTable, number>> {
+  const progress = options.onProgress ?? (() => {});
+  const coordinator = await connect(options.databaseUrl);
+  const schema = schemaName(options.generation);
+  let shards: ShardServer[] = [];
+  try {
+    await coordinator.query('SELECT pg_advisory_lock($1)', [LOAD_LOCK_KEY]);
+    await runAll(coordinator, COORDINATOR_META_DDL);
+    shards = await shardServers(coordinator);
+    if (shards.length === 0) {
+      throw new Error(
+        'the coordinator knows no shard servers (postgres_fdw servers shard_1..shard_N): see README, "Scale-out"',
+      );
+    }
+    try {
+      const counts = await loadSchema(coordinator, shards, schema, options, progress);
+      await publish(coordinator, options, schema, shards.length);
+      progress(`published generation ${options.generation} (schema ${schema})`);
+      await dropOldGenerations(coordinator, shards, progress);
+      return counts;
+    } catch (error) {
+      await dropSchemaEverywhere(coordinator, shards, schema).catch(() => {});
+      throw error;
+    }
+  } finally {
+    await coordinator.end();
+  }
+}
+
+async function loadSchema(
+  coordinator: pg.Client,
+  shards: readonly ShardServer[],
+  schema: string,
+  options: LoadOptions,
+  progress: (line: string) => void,
+): Promise<Record<ShardedTable, number>> {
+  const shardClients = await Promise.all(shards.map((shard) => connect(shard.url)));
+  try {
+    await Promise.all(
+      shardClients.map((client, index) =>
+        runAll(client, [SHARD_PROBE_DDL, ...shardDdl(schema, index + 1, shards.length)]),
+      ),
+    );
+    await runAll(coordinator, [
+      ...shards.map((_, index) => coordinatorProbeDdl(index + 1)),
+      ...coordinatorDdl(schema, shards.length),
+    ]);
+    const counts = {} as Record<ShardedTable, number>;
+    const instance = await DuckDBInstance.create(options.duckdbPath, { access_mode: 'READ_ONLY' });
+    const duckdb = await instance.connect();
+    try {
+      for (const table of SHARDED_TABLES) {
+        const started = performance.now();
+        const file = join(options.scratchDir, `${table}.csv`);
+        await duckdb.run(
+          `COPY (${exportSql(table)}) TO '${file.replaceAll("'", "''")}' (FORMAT csv, HEADER false)`,
+        );
+        const columns = tableColumns(table).map((column) => column.name);
+        const copy = coordinator.query(
+          copyFrom(`COPY ${schema}.${table} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`),
+        );
+        await pipeline(createReadStream(file), copy);
+        counts[table] = Number(copy.rowCount ?? 0);
+        await rm(file, { force: true });
+        progress(
+          `${table}: ${counts[table].toLocaleString('en-US')} rows loaded in ${((performance.now() - started) / 1000).toFixed(1)}s`,
+        );
+      }
+    } finally {
+      duckdb.closeSync();
+      instance.closeSync();
+    }
+    progress('indexing and analyzing the shards');
+    await Promise.all(
+      shardClients.map((client, index) =>
+        runAll(client, shardIndexDdl(schema, index + 1, shards.length)),
+      ),
+    );
+    return counts;
+  } finally {
+    await Promise.all(shardClients.map((client) => client.end()));
+  }
+}
+
+async function publish(
+  coordinator: pg.Client,
+  options: LoadOptions,
+  schema: string,
+  shards: number,
+): Promise<void> {
+  await coordinator.query('BEGIN');
+  try {
+    await coordinator.query(
+      `INSERT INTO public.store_meta (generation, schema_name, built_at, source, platform_rules, shards)
+       VALUES ($1, $2, now() AT TIME ZONE 'UTC', $3, $4, $5)
+       ON CONFLICT (singleton) DO UPDATE SET generation = excluded.generation,
+         schema_name = excluded.schema_name, built_at = excluded.built_at,
+         source = excluded.source, platform_rules = excluded.platform_rules, shards = excluded.shards`,
+      [options.generation, schema, options.source, PLATFORM_RULES_FINGERPRINT, shards],
+    );
+    await coordinator.query('INSERT INTO public.generations (schema_name) VALUES ($1)', [schema]);
+    for (const token of options.tokens ?? []) {
+      await coordinator.query(
+        `INSERT INTO public.access_tokens (token_hash, user_id, name, created_at, expires_at, revoked_at)
+         VALUES ($1, $2, $3, to_timestamp($4 / 1000.0) AT TIME ZONE 'UTC',
+                 to_timestamp($5 / 1000.0) AT TIME ZONE 'UTC', to_timestamp($6 / 1000.0) AT TIME ZONE 'UTC')
+         ON CONFLICT (token_hash) DO NOTHING`,
+        [
+          token.tokenHash,
+          token.userId,
+          token.name,
+          token.createdAtMs,
+          token.expiresAtMs,
+          token.revokedAtMs,
+        ],
+      );
+    }
+    await coordinator.query('COMMIT');
+  } catch (error) {
+    await coordinator.query('ROLLBACK');
+    throw error;
+  }
+}
+
+async function dropOldGenerations(
+  coordinator: pg.Client,
+  shards: readonly ShardServer[],
+  progress: (line: string) => void,
+): Promise<void> {
+  const { rows } = await coordinator.query<{ schema_name: string }>(
+    `SELECT schema_name FROM public.generations ORDER BY published_at DESC, schema_name OFFSET $1`,
+    [KEPT_GENERATIONS],
+  );
+  for (const { schema_name: schema } of rows) {
+    progress(`dropping generation schema ${schema}`);
+    await dropSchemaEverywhere(coordinator, shards, schema);
+    await coordinator.query('DELETE FROM public.generations WHERE schema_name = $1', [schema]);
+  }
+}

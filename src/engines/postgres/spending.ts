@@ -1,0 +1,322 @@
+/**
+ * The spending analysis on the sharded cluster. PostgreSQL pushes an aggregate down to the
+ * user's shard only when it groups by user_id with plain columns: never GROUPING SETS, ordered
+ * aggregates or date_trunc. So the shard sums the user's scoped rows per day and per the
+ * columns the rules and breakdowns need (one pushed-down aggregate, a few hundred groups for a
+ * typical year), and this module finishes the totals exactly (decimal.js) from those groups.
+ * The row-level facts come in a second single-shard statement only for what is listed: the
+ * rows holding each entry's largest amount, and the ids of a single day.
+ */
+import { periodKey } from '../../domain/calendar.ts';
+import { compareCodePoints, type Exact, exact, ZERO } from '../../domain/money.ts';
+import {
+  type BreakdownAggregate,
+  type BreakdownKey,
+  breakdownSets,
+  type EntryAggregate,
+  type Flow,
+  type LargestTransaction,
+  type SpendingAggregates,
+  type SpendingQuery,
+  singleDayTransactionIds,
+  UNCATEGORIZED,
+  UNKNOWN_MERCHANT,
+} from '../../domain/spending/model.ts';
+import { cents } from '../../domain/spending/recurring.ts';
+import type { PgPool, SqlParam } from './pool.ts';
+
+/**
+ * Spending rules 1-4 and the link/account scope (the cash-flow basis): $1 user, $2/$3 window,
+ * $4 link ('' none), $5 account ids.
+ */
+const SCOPED = `
+  t.user_id = $1 AND t.transacted_at BETWEEN $2::date AND $3::date
+  AND NOT t.is_hidden AND NOT t.is_internal_transfer
+  AND t.account_type <> 'investment'
+  AND ($4::text = '' OR t.account_link_id = $4::text)
+  AND (cardinality($5::text[]) = 0 OR t.account_id = ANY($5::text[]))`;
+
+/** The user's scoped rows per day and grouping columns; `withAmount` keeps each amount apart. */
+const dailySql = (s: string, withAmount: boolean) => `
+  SELECT t.direction, t.category, t.merchant_name, t.subcategory, t.transacted_at AS day,
+    t.to_platform, ${withAmount ? 't.amount AS each_amount,' : ''}
+    sum(t.amount) AS amount, count(*) AS count, max(t.amount) AS max_amount
+  FROM ${s}.transactions t
+  WHERE ${SCOPED}
+  GROUP BY t.user_id, t.direction, t.category, t.merchant_name, t.subcategory, t.transacted_at,
+    t.to_platform${withAmount ? ', t.amount' : ''}`;
+
+/** Counted rows (not to an investment platform) whose amount is one of $6. */
+const candidatesSql = (s: string) => `
+  SELECT t.id, t.amount, t.transacted_at AS day, t.description, t.merchant_category_code,
+    t.direction, t.category, t.merchant_name, t.subcategory
+  FROM ${s}.transactions t
+  WHERE ${SCOPED} AND NOT t.to_platform AND t.amount = ANY($6::numeric[])`;
+
+/** Counted rows' ids (the single-day period variant). */
+const idsSql = (s: string) => `
+  SELECT t.id, t.direction, t.category
+  FROM ${s}.transactions t
+  WHERE ${SCOPED} AND NOT t.to_platform`;
+
+interface DailyGroup {
+  direction: 'DEBIT' | 'CREDIT';
+  category: string;
+  merchant_name: string | null;
+  subcategory: string | null;
+  day: string;
+  to_platform: boolean;
+  each_amount?: string;
+  amount: string;
+  count: string;
+  max_amount: string;
+}
+
+interface Candidate {
+  id: string;
+  amount: string;
+  day: string;
+  description: string;
+  merchant_category_code: string | null;
+  direction: 'DEBIT' | 'CREDIT';
+  category: string;
+  merchant_name: string | null;
+  subcategory: string | null;
+}
+
+const flowOf = (direction: 'DEBIT' | 'CREDIT'): Flow =>
+  direction === 'CREDIT' ? 'income' : 'spending';
+const merchantOf = (name: string | null) => (name ? name : UNKNOWN_MERCHANT);
+const subcategoryOf = (name: string | null) => (name ? name : UNCATEGORIZED);
+
+interface Accumulator {
+  amount: Exact;
+  count: number;
+}
+
+function add(map: Map<string, Accumulator>, key: string, amount: Exact, count: number) {
+  const total = map.get(key);
+  if (total) {
+    total.amount = total.amount.plus(amount);
+    total.count += count;
+  } else map.set(key, { amount, count });
+}
+
+interface EntryState extends Accumulator {
+  direction: 'DEBIT' | 'CREDIT';
+  key: string;
+  max: Exact;
+  dates: Set<string>;
+  amountsInCents: bigint[];
+}
+
+export class SpendingQueries {
+  private readonly daily: Record<'plain' | 'withAmount', string>;
+  private readonly candidates: string;
+  private readonly ids: string;
+
+  constructor(
+    private readonly db: PgPool,
+    s: string,
+  ) {
+    this.daily = { plain: dailySql(s, false), withAmount: dailySql(s, true) };
+    this.candidates = candidatesSql(s);
+    this.ids = idsSql(s);
+  }
+
+  async spendingAggregates(query: SpendingQuery): Promise<SpendingAggregates> {
+    const scope: SqlParam[] = [
+      query.userId,
+      query.window.start,
+      query.window.end,
+      query.linkId ?? '',
+      query.accountIds,
+    ];
+    const listsIds = singleDayTransactionIds(query);
+    const [groups, idRows] = await Promise.all([
+      this.db.query<DailyGroup & Record<string, unknown>>(
+        query.groupBy === 'merchant' ? this.daily.withAmount : this.daily.plain,
+        scope,
+      ),
+      listsIds
+        ? this.db.query<{ id: string; direction: 'DEBIT' | 'CREDIT'; category: string }>(
+            this.ids,
+            scope,
+          )
+        : null,
+    ]);
+
+    const categories = new Set(query.categories);
+    const isCounted = (row: { direction: string; category: string }) =>
+      (row.direction === 'DEBIT' || query.includeIncome) &&
+      (categories.size === 0 || categories.has(row.category));
+    const keyOf = (row: {
+      category: string;
+      merchant_name: string | null;
+      day: string;
+    }): string => {
+      switch (query.groupBy) {
+        case 'category':
+          return row.category;
+        case 'merchant':
+          return merchantOf(row.merchant_name);
+        case 'time_period':
+          return periodKey(row.day, query.timePeriod);
+      }
+    };
+
+    let income = ZERO;
+    let expenses = ZERO;
+    let summaryTotal = ZERO;
+    let summaryCount = 0;
+    const merchantNames = new Set<string>();
+    const entries = new Map<string, EntryState>();
+    const sets = breakdownSets(query.groupBy, query.secondaryGroupBy);
+    const breakdowns = sets.map(() => new Map<string, Accumulator>());
+
+    for (const group of groups) {
+      const amount = exact(group.amount);
+      const count = Number(group.count);
+      if (group.direction === 'CREDIT') income = income.plus(amount);
+      else if (!group.to_platform) expenses = expenses.plus(amount);
+      if (group.to_platform || !isCounted(group)) continue;
+
+      if (group.direction === 'DEBIT') {
+        summaryTotal = summaryTotal.plus(amount);
+        summaryCount += count;
+        if (group.merchant_name) merchantNames.add(group.merchant_name);
+      }
+      const key = keyOf(group);
+      const entryKey = `${group.direction}\u0000${key}`;
+      let entry = entries.get(entryKey);
+      if (!entry) {
+        entry = {
+          direction: group.direction,
+          key,
+          amount: ZERO,
+          count: 0,
+          max: exact(group.max_amount),
+          dates: new Set(),
+          amountsInCents: [],
+        };
+        entries.set(entryKey, entry);
+      }
+      entry.amount = entry.amount.plus(amount);
+      entry.count += count;
+      const max = exact(group.max_amount);
+      if (max.greaterThan(entry.max)) entry.max = max;
+      if (query.groupBy === 'merchant') {
+        entry.dates.add(group.day);
+        const each = cents(group.each_amount as string);
+        for (let i = 0; i < count; i++) entry.amountsInCents.push(each);
+      }
+
+      const values: Record<BreakdownKey, string> = {
+        category: group.category,
+        merchant: merchantOf(group.merchant_name),
+        subcategory: subcategoryOf(group.subcategory),
+        period: periodKey(group.day, query.timePeriod),
+      };
+      sets.forEach((set, index) => {
+        const breakdownKey = [group.direction, ...set.map((column) => values[column])].join(
+          '\u0000',
+        );
+        add(breakdowns[index] as Map<string, Accumulator>, breakdownKey, amount, count);
+      });
+    }
+
+    const largest = await this.largest(scope, [...entries.values()], keyOf, isCounted);
+    const ids = new Map<string, string[]>();
+    for (const row of idRows ?? []) {
+      if (!isCounted(row)) continue;
+      const entryKey = `${row.direction}\u0000${query.window.start}`;
+      const list = ids.get(entryKey) ?? [];
+      list.push(row.id);
+      ids.set(entryKey, list);
+    }
+
+    return {
+      entries: [...entries.entries()].map(
+        ([entryKey, entry]): EntryAggregate => ({
+          flow: flowOf(entry.direction),
+          key: entry.key,
+          amount: entry.amount,
+          count: entry.count,
+          largest: largest.get(entryKey) as LargestTransaction,
+          ...(query.groupBy === 'merchant'
+            ? { dates: [...entry.dates].sort(), amountsInCents: entry.amountsInCents }
+            : {}),
+          ...(listsIds
+            ? { transactionIds: (ids.get(entryKey) ?? []).sort(compareCodePoints) }
+            : {}),
+        }),
+      ),
+      breakdowns: sets.flatMap((set, index) =>
+        [...(breakdowns[index] as Map<string, Accumulator>).entries()].map(
+          ([breakdownKey, total]): BreakdownAggregate => {
+            const [direction, ...values] = breakdownKey.split('\u0000');
+            const row: BreakdownAggregate = {
+              flow: flowOf(direction as 'DEBIT' | 'CREDIT'),
+              amount: total.amount,
+              count: total.count,
+            };
+            set.forEach((column, at) => {
+              row[column] = values[at];
+            });
+            return row;
+          },
+        ),
+      ),
+      summary: { total: summaryTotal, count: summaryCount, uniqueMerchants: merchantNames.size },
+      cashFlow: query.withCashFlow ? { income, expenses } : { income: ZERO, expenses: ZERO },
+    };
+  }
+
+  /**
+   * Each entry's largest transaction: the largest amount, then the latest day, then the
+   * smallest id. Only rows whose amount is some entry's largest come from the shard.
+   */
+  private async largest(
+    scope: SqlParam[],
+    entries: EntryState[],
+    keyOf: (row: Candidate) => string,
+    isCounted: (row: Candidate) => boolean,
+  ): Promise<Map<string, LargestTransaction>> {
+    const best = new Map<string, Candidate>();
+    if (entries.length === 0) return new Map();
+    const maxima = [...new Set(entries.map((entry) => entry.max.toFixed(2)))];
+    const candidates = await this.db.query<Candidate & Record<string, unknown>>(this.candidates, [
+      ...scope,
+      maxima,
+    ]);
+    const maxByEntry = new Map(
+      entries.map((entry) => [`${entry.direction}\u0000${entry.key}`, entry.max]),
+    );
+    for (const row of candidates) {
+      if (!isCounted(row)) continue;
+      const entryKey = `${row.direction}\u0000${keyOf(row)}`;
+      const max = maxByEntry.get(entryKey);
+      if (!max?.equals(exact(row.amount))) continue;
+      const current = best.get(entryKey);
+      if (
+        !current ||
+        row.day > current.day ||
+        (row.day === current.day && compareCodePoints(row.id, current.id) < 0)
+      ) {
+        best.set(entryKey, row);
+      }
+    }
+    return new Map(
+      [...best.entries()].map(([entryKey, row]) => [
+        entryKey,
+        {
+          transaction_id: row.id,
+          amount: row.amount,
+          date: row.day,
+          description: row.description,
+          merchant_category_code: row.merchant_category_code,
+        },
+      ]),
+    );
+  }
+}

@@ -1,0 +1,152 @@
+import type {
+  DailyTotalRecord,
+  PageWindow,
+  TransactionFilters,
+  TransactionRecord,
+  TransactionsPage,
+} from '../../port/read-port.ts';
+import type { PgPool, SqlParam } from './pool.ts';
+
+/**
+ * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
+ * $6 categories, $7 direction ('' none), $8/$9 amount bounds (NULL: open), $10 lower-cased
+ * text ('' none). Each statement is planned for its values, so the unused conditions fold
+ * away and the rest run on the user's shard. The account's link is the one build-db copied
+ * onto the transaction (NULL when the account is not the user's, as the DuckDB subquery).
+ */
+const matching = (lower: (sql: string) => string) => `
+  t.user_id = $1
+  AND ($2::date IS NULL OR t.transacted_at >= $2::date)
+  AND ($3::date IS NULL OR t.transacted_at <= $3::date)
+  AND (cardinality($4::text[]) = 0 OR t.account_id = ANY($4::text[]))
+  AND ($5::text = '' OR t.account_link_id = $5::text)
+  AND (cardinality($6::text[]) = 0 OR t.category = ANY($6::text[]))
+  AND ($7::text = '' OR t.direction = $7::text)
+  AND ($8::numeric IS NULL OR t.amount >= $8::numeric)
+  AND ($9::numeric IS NULL OR t.amount <= $9::numeric)
+  AND ($10::text = '' OR strpos(${lower('t.description')}, $10::text) > 0
+       OR strpos(${lower("coalesce(t.merchant_name, '')")}, $10::text) > 0)`;
+
+const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
+  t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
+  t.is_hidden, t.is_internal_transfer, coalesce(t.account_type = 'investment', false) AS is_investment_account`;
+
+/** The statements of one generation's schema. */
+export class TransactionQueries {
+  private readonly page: string;
+  private readonly after: string;
+  private readonly one: string;
+  private readonly dailyTotals: string;
+  private readonly count: string;
+
+  /** `lower`: how text is lower-cased like DuckDB's lower() (Unicode, not only ASCII). */
+  constructor(
+    private readonly db: PgPool,
+    s: string,
+    lower: (sql: string) => string,
+  ) {
+    const where = matching(lower);
+    this.page = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
+      ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11 OFFSET $12`;
+    // The unpaginated list, a chunk at a time: $11 chunk size, $12/$13 the last row read.
+    this.after = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
+      AND ($12::date IS NULL OR t.transacted_at < $12::date
+           OR (t.transacted_at = $12::date AND t.id < $13::text))
+      ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11`;
+    this.one = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE t.user_id = $1 AND t.id = $2`;
+    // The page's days (from its oldest, $11, to its newest, $12), each over every match.
+    this.dailyTotals = `
+      SELECT t.transacted_at AS date,
+             coalesce(sum(t.amount) FILTER (WHERE t.direction = 'DEBIT'), 0) AS debits,
+             coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
+             count(*) AS count
+      FROM ${s}.transactions t
+      WHERE ${where} AND t.transacted_at BETWEEN $11::date AND $12::date
+      GROUP BY t.user_id, t.transacted_at
+      ORDER BY t.transacted_at DESC`;
+    this.count = `SELECT count(*) AS count FROM ${s}.transactions t WHERE ${where} GROUP BY t.user_id`;
+  }
+
+  async transactionCount(userId: string, filters: TransactionFilters): Promise<number> {
+    const [row] = await this.db.query<{ count: string }>(
+      this.count,
+      matchingParams(userId, filters),
+    );
+    return Number(row?.count ?? 0);
+  }
+
+  async transactions(
+    userId: string,
+    filters: TransactionFilters,
+    page: PageWindow,
+  ): Promise<TransactionsPage> {
+    const params = matchingParams(userId, filters);
+    const [rows, total] = await Promise.all([
+      this.db.query<TransactionRecord & Record<string, unknown>>(this.page, [
+        ...params,
+        page.limit,
+        page.offset,
+      ]),
+      page.limit === null ? null : this.transactionCount(userId, filters),
+    ]);
+    const newest = rows[0];
+    const oldest = rows.at(-1);
+    const daily =
+      newest && oldest
+        ? await this.db.query<{ date: string; debits: string; credits: string; count: string }>(
+            this.dailyTotals,
+            [...params, oldest.transacted_at, newest.transacted_at],
+          )
+        : [];
+    return {
+      rows,
+      total: total ?? rows.length,
+      dailyTotals: daily.map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) })),
+    };
+  }
+
+  /** Keyset chunks, newest first: each chunk resumes after the last row of the one before. */
+  async *transactionChunks(
+    userId: string,
+    filters: TransactionFilters,
+    chunkSize = 2_000,
+  ): AsyncIterable<TransactionRecord[]> {
+    const params = matchingParams(userId, filters);
+    let last: TransactionRecord | undefined;
+    for (;;) {
+      const rows = await this.db.query<TransactionRecord & Record<string, unknown>>(this.after, [
+        ...params,
+        chunkSize,
+        last?.transacted_at ?? null,
+        last?.id ?? null,
+      ]);
+      if (rows.length > 0) yield rows;
+      if (rows.length < chunkSize) return;
+      last = rows.at(-1);
+    }
+  }
+
+  async transaction(userId: string, id: string): Promise<TransactionRecord | null> {
+    const [row] = await this.db.query<TransactionRecord & Record<string, unknown>>(this.one, [
+      userId,
+      id,
+    ]);
+    return row ?? null;
+  }
+}
+
+/** The parameters of the matching conditions, in order. */
+function matchingParams(userId: string, filters: TransactionFilters): SqlParam[] {
+  return [
+    userId,
+    filters.from,
+    filters.to,
+    filters.accountIds,
+    filters.linkId ?? '',
+    filters.categories,
+    filters.direction ?? '',
+    filters.minAmount,
+    filters.maxAmount,
+    filters.text ?? '',
+  ];
+}

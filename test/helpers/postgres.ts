@@ -1,0 +1,63 @@
+/** Stores on the test run's PostgreSQL cluster (setup/postgres-cluster.ts). */
+
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { newGeneration } from '../../src/build/publish.ts';
+import { loadGeneration } from '../../src/engines/postgres/publish.ts';
+import { configureShardServers } from '../../src/engines/postgres/topology.ts';
+import { makeTempDir } from './store.ts';
+
+const withDatabase = (url: string, database: string) => {
+  const next = new URL(url);
+  next.pathname = `/${database}`;
+  return next;
+};
+
+async function run(url: string | URL, statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database of its own on the coordinator and on each shard, the coordinator's shard servers
+ * pointing at the shards' ones: a cluster for one store, isolated from every other test's.
+ * Returns the coordinator URL.
+ */
+export async function createTestDatabase(): Promise<string> {
+  const cluster = inject('postgresCluster');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await Promise.all(
+    [cluster.databaseUrl, ...cluster.shardUrls].map((url) => run(url, [`CREATE DATABASE ${name}`])),
+  );
+  const coordinator = withDatabase(cluster.databaseUrl, name);
+  const client = new pg.Client({ connectionString: coordinator.toString() });
+  await client.connect();
+  try {
+    await configureShardServers(
+      client,
+      cluster.shardUrls.map((url) => withDatabase(url, name)),
+    );
+  } finally {
+    await client.end();
+  }
+  return coordinator.toString();
+}
+
+/** Loads a built DuckDB store into the database as a new generation; returns the generation. */
+export async function loadStoreFile(databaseUrl: string, duckdbPath: string): Promise<string> {
+  const generation = newGeneration();
+  await loadGeneration({
+    duckdbPath,
+    databaseUrl,
+    generation,
+    source: duckdbPath,
+    scratchDir: makeTempDir('load'),
+  });
+  return generation;
+}
