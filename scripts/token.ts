@@ -1,6 +1,12 @@
+import { isPostgresUrl } from '../src/build/postgres.ts';
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
 import { DEFAULT_DATABASE_PATH, databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
 import { parseDay } from '../src/demo-data/days.ts';
+import {
+  listClusterTokens,
+  mintClusterToken,
+  revokeClusterToken,
+} from '../src/engines/postgres/tokens.ts';
 import {
   listTokens,
   MIN_REVOKE_PREFIX,
@@ -16,6 +22,7 @@ Usage:
   npm run token -- --user ID [--name NAME] [--expires YYYY-MM-DD|ISO] [--database FILE] [--tokens FILE]
   npm run token -- --revoke ID_OR_TOKEN [--database FILE] [--tokens FILE]
   npm run token -- --list --user ID [--database FILE] [--tokens FILE]
+  (any of them with --database postgres://... for a cluster)
 
 Mints a personal access token for a user of the store and prints it once on stdout;
 the token store keeps only its SHA-256. The token's id (first ${TOKEN_ID_LENGTH} hex characters of the hash)
@@ -29,14 +36,17 @@ Options:
   --revoke ID|TOKEN    revoke a token: the whole token, or at least ${MIN_REVOKE_PREFIX} hex
                        characters of its id matching exactly one token
   --list               list the user's tokens (id, name, created, expires, revoked)
-  --database FILE      the analytics store, where the user must exist
-                       (default: $DATABASE_PATH, else ${DEFAULT_DATABASE_PATH})
+  --database FILE|URL  the analytics store, where the user must exist: a DuckDB file,
+                       or a cluster's postgres:// URL, whose coordinator holds the
+                       tokens (default: $DATABASE_URL if set, else $DATABASE_PATH,
+                       else ${DEFAULT_DATABASE_PATH})
   --tokens FILE        the token store (default: $TOKENS_PATH, else the file beside the
                        analytics store: finance.duckdb -> finance.tokens.duckdb)
   -h, --help           show this help
 
 Only the small token store is rewritten (a copy renamed into place), never the analytics
-store; a running server sees the change within a second.
+store; a running server sees the change within a second. On a cluster the change is one
+statement on the coordinator and counts from the next request.
 Exit codes: 0 done, 1 refused or failed (unknown user, no match), 2 wrong usage.
 `;
 
@@ -92,7 +102,13 @@ await runCli('token', async () => {
     database: { type: 'string' },
     tokens: { type: 'string' },
   });
-  const databasePath = args.database ?? databasePathFromEnv();
+  const databasePath = args.database ?? (process.env.DATABASE_URL || databasePathFromEnv());
+  const cluster = isPostgresUrl(databasePath) ? databasePath : undefined;
+  if (cluster && args.tokens !== undefined) {
+    throw new UsageError(
+      '--tokens is for a DuckDB store; a cluster keeps its tokens on the coordinator',
+    );
+  }
   const tokensPath = args.tokens ?? tokensPathFromEnv(databasePath);
   if (args.revoke !== undefined) {
     if (
@@ -103,7 +119,9 @@ await runCli('token', async () => {
     ) {
       throw new UsageError('--revoke takes no --list, --user, --name or --expires');
     }
-    const result = await revokeToken({ tokensPath, idOrToken: args.revoke, databasePath });
+    const result = cluster
+      ? await revokeClusterToken({ databaseUrl: cluster, idOrToken: args.revoke })
+      : await revokeToken({ tokensPath, idOrToken: args.revoke, databasePath });
     process.stderr.write(
       result.alreadyRevoked
         ? `token ${result.id} of user ${result.userId} was already revoked\n`
@@ -116,7 +134,9 @@ await runCli('token', async () => {
     if (args.name !== undefined || args.expires !== undefined) {
       throw new UsageError('--list takes no --name or --expires');
     }
-    const tokens = await listTokens({ databasePath, tokensPath, userId });
+    const tokens = cluster
+      ? await listClusterTokens({ databaseUrl: cluster, userId })
+      : await listTokens({ databasePath, tokensPath, userId });
     if (tokens.length === 0) {
       process.stderr.write(`user ${userId} has no tokens\n`);
       return;
@@ -134,13 +154,9 @@ await runCli('token', async () => {
     return;
   }
   const expiresAt = args.expires === undefined ? null : parseExpiry(args.expires);
-  const token = await mintToken({
-    databasePath,
-    tokensPath,
-    userId,
-    name: args.name ?? null,
-    expiresAt,
-  });
+  const token = cluster
+    ? await mintClusterToken({ databaseUrl: cluster, userId, name: args.name ?? null, expiresAt })
+    : await mintToken({ databasePath, tokensPath, userId, name: args.name ?? null, expiresAt });
   process.stdout.write(`${token}\n`);
   process.stderr.write(
     `token ${tokenId(hashToken(token))} minted for user ${userId}` +

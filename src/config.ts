@@ -112,6 +112,15 @@ const envSchema = z
       .default(8000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
+    /**
+     * The coordinator of a sharded PostgreSQL cluster (postgres://...): when set, the API reads
+     * it instead of the DuckDB file at DATABASE_PATH.
+     */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/i, 'must be a postgres:// or postgresql:// URL')
+      .refine((value) => URL.canParse(value), 'must be a valid URL')
+      .optional(),
     /** The token store; default: beside DATABASE_PATH (finance.duckdb -> finance.tokens.duckdb). */
     TOKENS_PATH: z.string().min(1).optional(),
     LOG_LEVEL: z
@@ -181,9 +190,14 @@ const envSchema = z
       .optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 
-    /** Reopen the store when a new file is published at DATABASE_PATH (SIGHUP always does). */
+    /**
+     * Reopen the store when a new file is published at DATABASE_PATH, or a new generation on
+     * the cluster at DATABASE_URL (SIGHUP always does).
+     */
     STORE_WATCH: bool(true),
     STORE_WATCH_DEBOUNCE_MS: wholeNumber(0, 500),
+    /** How often the cluster's published generation is checked, in ms (DATABASE_URL). */
+    STORE_POLL_MS: positiveInt(500),
     /** Time allowed for in-flight requests after SIGTERM/SIGINT before a forced exit (code 1). */
     SHUTDOWN_GRACE_MS: positiveInt(8000),
   })

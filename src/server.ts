@@ -9,8 +9,12 @@ import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
 import { DuckDbPort } from './engines/duckdb/port.ts';
 import { watchStoreFile } from './engines/duckdb/watch.ts';
+import { PgPool } from './engines/postgres/pool.ts';
+import { PostgresPort } from './engines/postgres/port.ts';
+import { watchGeneration } from './engines/postgres/watch.ts';
 import type { TlsFiles } from './http/server-options.ts';
 import { Metrics, startMetricsServer } from './metrics.ts';
+import type { ReadPort } from './port/read-port.ts';
 import { type ReloadOutcome, SwappablePort } from './port/swappable.ts';
 import { FollowedTokens } from './tokens/followed.ts';
 import { tokensPathFor } from './tokens/path.ts';
@@ -41,39 +45,97 @@ export function readTlsFiles(config: Config): TlsFiles | null {
   return { cert: read('TLS_CERT_FILE'), key: read('TLS_KEY_FILE') };
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  const https = readTlsFiles(config);
-  const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
-  let app: FastifyInstance | undefined;
+/** What the server needs of an engine: open its current generation, follow new ones, close. */
+interface Engine {
+  open(): Promise<ReadPort>;
+  watch(current: () => string, onPublish: (reason: string) => void): { close(): void };
+  /** Said once at start (a token store that holds no token). */
+  warnings(): { details: object; message: string }[];
+  close(): Promise<void>;
+}
+
+async function openDuckDb(
+  config: Config,
+  metrics: Metrics | undefined,
+  app: () => FastifyInstance | undefined,
+): Promise<Engine> {
   // Followed for the whole process: tokens change apart from the store's generations.
   const tokens = await FollowedTokens.open(
     config.TOKENS_PATH ?? tokensPathFor(config.DATABASE_PATH),
     {
       onError: (error) =>
-        app?.log.error(
+        app()?.log.error(
           { error: String(error) },
           'token store unreadable: the tokens read before stay in force',
         ),
     },
   );
-  const open = () =>
-    DuckDbPort.open(config.DATABASE_PATH, {
-      tokens,
-      poolSize: config.DB_POOL_SIZE,
-      threads: config.DUCKDB_THREADS,
-      memoryLimit: config.DUCKDB_MEMORY_LIMIT,
-      maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
-      ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
-      queryTimeoutMs: config.QUERY_TIMEOUT_MS,
-      maxQueue: config.DB_MAX_QUEUE,
-      ...(metrics ? { onQuery: metrics.observeQuery } : {}),
-    });
-  const first = await open().catch((error: unknown) => {
-    tokens.close();
+  return {
+    open: () =>
+      DuckDbPort.open(config.DATABASE_PATH, {
+        tokens,
+        poolSize: config.DB_POOL_SIZE,
+        threads: config.DUCKDB_THREADS,
+        memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+        maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
+        ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
+        queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+        maxQueue: config.DB_MAX_QUEUE,
+        ...(metrics ? { onQuery: metrics.observeQuery } : {}),
+      }),
+    watch: (_current, onPublish) =>
+      watchStoreFile(
+        config.DATABASE_PATH,
+        () => onPublish('new file published'),
+        config.STORE_WATCH_DEBOUNCE_MS,
+      ),
+    warnings: () =>
+      tokens.size === 0
+        ? [
+            {
+              details: { tokens: tokens.path },
+              message: 'no tokens: the token store is empty or missing (npm run token mints one)',
+            },
+          ]
+        : [],
+    close: async () => tokens.close(),
+  };
+}
+
+/** One pool for the process: every generation's port reads through it. */
+function openPostgres(config: Config, metrics: Metrics | undefined): Engine {
+  const pool = new PgPool(config.DATABASE_URL as string, {
+    poolSize: config.DB_POOL_SIZE,
+    queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+    ...(metrics ? { onQuery: metrics.observeQuery } : {}),
+  });
+  return {
+    open: () => PostgresPort.open(pool),
+    watch: (current, onPublish) =>
+      watchGeneration(
+        pool,
+        current,
+        () => onPublish('new generation published'),
+        config.STORE_POLL_MS,
+      ),
+    warnings: () => [],
+    close: () => pool.close(),
+  };
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const https = readTlsFiles(config);
+  const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
+  let app: FastifyInstance | undefined;
+  const engine = config.DATABASE_URL
+    ? openPostgres(config, metrics)
+    : await openDuckDb(config, metrics, () => app);
+  const first = await engine.open().catch(async (error: unknown) => {
+    await engine.close();
     throw error;
   });
   const store = new SwappablePort(first, {
-    open,
+    open: engine.open,
     log: {
       info: (object, message) => app?.log.info(object, message),
       warn: (object, message) => app?.log.warn(object, message),
@@ -90,22 +152,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     https,
     ...(metrics ? { metrics } : {}),
   });
-  if (tokens.size === 0) {
-    app.log.warn(
-      { tokens: tokens.path },
-      'no tokens: the token store is empty or missing (npm run token mints one)',
-    );
-  }
+  engine.warnings().forEach(({ details, message }) => app?.log.warn(details, message));
   // Runs after the server has stopped and every in-flight request has been answered.
   app.addHook('onClose', async () => {
     await store.close();
-    tokens.close();
+    await engine.close();
   });
   const watcher = config.STORE_WATCH
-    ? watchStoreFile(
-        config.DATABASE_PATH,
-        () => void store.reload('new file published'),
-        config.STORE_WATCH_DEBOUNCE_MS,
+    ? engine.watch(
+        () => store.current.generation,
+        (reason) => void store.reload(reason),
       )
     : null;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | null = null;

@@ -922,7 +922,7 @@ export interface components {
         ETag: string;
         /** @description `private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else */
         CacheControl: string;
-        /** @description On a shed request (overload): seconds to wait before retrying */
+        /** @description Seconds to wait before retrying: the server is overloaded, or the store (or the shard holding the user) cannot answer now */
         RetryAfterUnavailable: number;
         /** @description Requests allowed per window for this token (per address without one), when rate limiting is on */
         RateLimitLimit: number;

@@ -4,6 +4,10 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError } from '../port/read-port.ts';
+
+/** When to try again after the store (or the shard holding the user) could not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
 import { sendDetail } from './fastapi/detail.ts';
 import { isRequestValidationError } from './fastapi/index.ts';
 import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
@@ -132,7 +136,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isRequestValidationError(error)) return sendDetail(reply, 422, error.detail);
     if (error instanceof StoreUnavailableError) {
       request.log.warn({ err: error }, 'store unavailable');
-      return sendDetail(reply, 503);
+      return sendDetail(reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS)), 503);
     }
     const statusCode = error.statusCode ?? 500;
     if ((statusCode >= 400 && statusCode < 500) || statusCode === 503) {

@@ -116,7 +116,8 @@ const HEADERS: Record<string, Json> = {
     '`private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else',
   ),
   RetryAfterUnavailable: {
-    description: 'On a shed request (overload): seconds to wait before retrying',
+    description:
+      'Seconds to wait before retrying: the server is overloaded, or the store (or the shard holding the user) cannot answer now',
     required: false,
     schema: { type: 'integer', minimum: 0 },
   },

@@ -223,5 +223,16 @@ export interface ReadPort {
 
 /** The store cannot answer (missing, closed, interrupted, overloaded): the API answers 503. */
 export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
+  override readonly name: string = 'StoreUnavailableError';
+}
+
+/** Parts of a distributed store do not answer: readiness names them (`shard_2`). */
+export class PartsUnavailableError extends StoreUnavailableError {
+  override readonly name = 'PartsUnavailableError';
+  constructor(
+    readonly parts: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super(`unreachable: ${parts.join(', ')}`, options);
+  }
 }

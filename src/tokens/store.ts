@@ -224,7 +224,7 @@ export async function mintToken(options: MintOptions): Promise<string> {
   return token;
 }
 
-function revokePrefix(idOrToken: string): string {
+export function revokePrefix(idOrToken: string): string {
   if (idOrToken.startsWith(TOKEN_PREFIX)) {
     if (!isWellFormedToken(idOrToken)) {
       throw new TokenStoreError('not a valid token (wrong length or checksum)');

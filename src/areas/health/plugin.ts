@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { STORE_RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import { ErrorDetail, transportResponses } from '../../http/schemas.ts';
+import { PartsUnavailableError, StoreUnavailableError } from '../../port/read-port.ts';
 
 const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 const Readiness = z
@@ -41,8 +43,19 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Readiness, ...transportResponses, 503: ErrorDetail },
       },
     },
-    async (request) => {
-      await request.store.ping();
+    async (request, reply) => {
+      try {
+        await request.store.ping();
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        // Names what is missing (a cluster's shard), never how to reach it.
+        request.log.warn({ err: error }, 'not ready');
+        const missing = error instanceof PartsUnavailableError ? `: ${error.message}` : '';
+        return reply
+          .code(503)
+          .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+          .send({ detail: `Service Unavailable${missing}` });
+      }
       return { status: 'ready' as const, store_generation: request.store.generation };
     },
   );

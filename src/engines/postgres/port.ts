@@ -9,6 +9,7 @@ import type { SpendingQuery } from '../../domain/spending/model.ts';
 import {
   type AccountRecord,
   type PageWindow,
+  PartsUnavailableError,
   type ReadPort,
   StoreUnavailableError,
   type TokenOwner,
@@ -128,12 +129,17 @@ export class PostgresPort implements ReadPort {
       shards.map((shard) =>
         this.pool.query(`SELECT ok FROM public.${SHARD_PROBE_PREFIX}${shard}`).then(
           () => null,
-          (error: unknown) => `shard_${shard} (${error instanceof Error ? error.message : error})`,
+          (error: unknown) => ({ shard: `shard_${shard}`, error }),
         ),
       ),
     );
     const missing = failures.filter((failure) => failure !== null);
-    if (missing.length > 0) throw new StoreUnavailableError(`unreachable: ${missing.join('; ')}`);
+    if (missing.length > 0) {
+      throw new PartsUnavailableError(
+        missing.map((failure) => failure.shard),
+        { cause: missing[0]?.error },
+      );
+    }
   }
 
   async close(): Promise<void> {
