@@ -43,10 +43,14 @@ export default defineConfig({
         // The postgres suites run on a cluster the test run starts and removes itself.
         globalSetup: engine === 'postgres' ? ['test/setup/postgres-cluster.ts'] : [],
         // The default engine runs everything; every other engine the behaviour suites.
-        include: index === 0 ? ['test/**/*.test.ts'] : BEHAVIOUR_SUITES,
+        // The default engine runs everything but the cluster's own suites (test/postgres/).
+        include:
+          index === 0
+            ? ['test/**/*.test.ts']
+            : [...BEHAVIOUR_SUITES, `test/${engine}/**/*.test.ts`],
         exclude:
           index === 0
-            ? []
+            ? ['test/postgres/**']
             : ['test/spending-derived.test.ts', 'test/spending-platform-cases.test.ts'],
       },
     })),

@@ -62,19 +62,6 @@ export async function currentGeneration(pool: PgPool): Promise<Published> {
   return row;
 }
 
-/**
- * How text is lower-cased like DuckDB's lower() (every script, not only ASCII): with the
- * builtin Unicode collation (PostgreSQL 17+) or ICU when the server has one.
- */
-async function unicodeLower(pool: PgPool): Promise<(sql: string) => string> {
-  const rows = await pool.query<{ collname: string }>(
-    `SELECT collname FROM pg_collation WHERE collname IN ('pg_c_utf8', 'und-x-icu')
-     ORDER BY collname = 'pg_c_utf8' DESC LIMIT 1`,
-  );
-  const collation = rows[0]?.collname;
-  return collation ? (sql) => `lower(${sql} COLLATE "${collation}")` : (sql) => `lower(${sql})`;
-}
-
 export class PostgresPort implements ReadPort {
   private readonly knownUsers = new Set<string>();
   private readonly accountsByUser = new Map<string, Promise<AccountRecord[]>>();
@@ -84,11 +71,10 @@ export class PostgresPort implements ReadPort {
   private constructor(
     readonly pool: PgPool,
     private readonly published: Published,
-    lower: (sql: string) => string,
     private readonly tokens: FollowedTokens | undefined,
     private readonly ownsPool: boolean,
   ) {
-    this.transactionQueries = new TransactionQueries(pool, published.schema_name, lower);
+    this.transactionQueries = new TransactionQueries(pool, published.schema_name);
     this.spendingQueries = new SpendingQueries(pool, published.schema_name);
   }
 
@@ -104,8 +90,7 @@ export class PostgresPort implements ReadPort {
     const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
     try {
       const published = await currentGeneration(pool);
-      const lower = await unicodeLower(pool);
-      return new PostgresPort(pool, published, lower, tokens, typeof target === 'string');
+      return new PostgresPort(pool, published, tokens, typeof target === 'string');
     } catch (error) {
       if (typeof target === 'string') await pool.close();
       throw error;

@@ -26,6 +26,7 @@ import {
   schemaName,
   shardDdl,
   shardIndexDdl,
+  type TextCollation,
   tableColumns,
 } from './schema.ts';
 import {
@@ -144,14 +145,15 @@ async function loadSchema(
 ): Promise<Record<ShardedTable, number>> {
   const shardClients = await Promise.all(shards.map((shard) => connect(shard.url)));
   try {
+    const collation = await textCollation([coordinator, ...shardClients]);
     await Promise.all(
       shardClients.map((client, index) =>
-        runAll(client, [SHARD_PROBE_DDL, ...shardDdl(schema, index + 1, shards.length)]),
+        runAll(client, [SHARD_PROBE_DDL, ...shardDdl(schema, index + 1, shards.length, collation)]),
       ),
     );
     await runAll(coordinator, [
       ...shards.map((_, index) => coordinatorProbeDdl(index + 1)),
-      ...coordinatorDdl(schema, shards.length),
+      ...coordinatorDdl(schema, shards.length, collation),
     ]);
     const counts = {} as Record<ShardedTable, number>;
     const instance = await DuckDBInstance.create(options.duckdbPath, { access_mode: 'READ_ONLY' });
@@ -184,10 +186,29 @@ async function loadSchema(
         runAll(client, shardIndexDdl(schema, index + 1, shards.length)),
       ),
     );
+    // Statistics on the coordinator too (a sample of each bucket, read from its shard): with
+    // the default guesses the planner may sum a user's rows on the coordinator instead.
+    progress('analyzing on the coordinator');
+    await runAll(
+      coordinator,
+      SHARDED_TABLES.map((table) => `ANALYZE ${schema}.${table}`),
+    );
     return counts;
   } finally {
     await Promise.all(shardClients.map((client) => client.end()));
   }
+}
+
+/** pg_c_utf8 when every server has it (PostgreSQL 17+), else "C" (see schema.ts). */
+async function textCollation(clients: readonly pg.ClientBase[]): Promise<TextCollation> {
+  const found = await Promise.all(
+    clients.map((client) =>
+      client
+        .query(`SELECT 1 FROM pg_collation WHERE collname = 'pg_c_utf8'`)
+        .then(({ rowCount }) => rowCount === 1),
+    ),
+  );
+  return found.every(Boolean) ? 'pg_c_utf8' : 'C';
 }
 
 async function publish(

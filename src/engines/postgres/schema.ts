@@ -33,17 +33,23 @@ export interface PgColumn {
   type: string;
 }
 
-/** Byte order for every text value, as DuckDB compares: ids sort the same on both engines. */
-const TEXT = 'text COLLATE "C"';
+/**
+ * The collation of every text column: code point order, as DuckDB compares, so ids sort the
+ * same on both engines. `pg_c_utf8` (PostgreSQL 17+) also lower-cases every script as DuckDB's
+ * lower() does (the text filter); "C" lower-cases ASCII only. Either is the column's own, so
+ * postgres_fdw ships expressions over it to the shard.
+ */
+export type TextCollation = 'pg_c_utf8' | 'C';
+const text = (collation: TextCollation) => `text COLLATE "${collation}"`;
 
-function postgresType(type: ColumnKind): string {
+function postgresType(type: ColumnKind, collation: TextCollation): string {
   switch (type.kind) {
     case 'id':
     case 'text':
     case 'currency':
     case 'sha256':
     case 'enum':
-      return TEXT;
+      return text(collation);
     case 'date':
       return 'date';
     case 'timestamp':
@@ -62,15 +68,16 @@ function postgresType(type: ColumnKind): string {
  * (the partition key), and on transactions the account facts and the platform flag that
  * build-db derives (build/derived.ts), so no query joins accounts or matches patterns.
  */
-const EXTRA_COLUMNS: Partial<Record<ShardedTable, PgColumn[]>> = {
-  balances: [{ name: 'user_id', type: TEXT }],
-  liabilities: [{ name: 'user_id', type: TEXT }],
-  transactions: [
-    { name: 'account_type', type: TEXT },
-    { name: 'account_link_id', type: TEXT },
-    { name: 'to_platform', type: 'boolean NOT NULL' },
-  ],
-};
+const extraColumns = (table: ShardedTable, collation: TextCollation): PgColumn[] =>
+  ({
+    balances: [{ name: 'user_id', type: text(collation) }],
+    liabilities: [{ name: 'user_id', type: text(collation) }],
+    transactions: [
+      { name: 'account_type', type: text(collation) },
+      { name: 'account_link_id', type: text(collation) },
+      { name: 'to_platform', type: 'boolean NOT NULL' },
+    ],
+  })[table as 'balances' | 'liabilities' | 'transactions'] ?? [];
 
 /** The partition key of each table. */
 export const PARTITION_KEY: Record<ShardedTable, string> = {
@@ -94,13 +101,13 @@ const SHARD_INDEX: Record<ShardedTable, string> = {
   liabilities: 'user_id, account_id',
 };
 
-export function tableColumns(table: ShardedTable): PgColumn[] {
+export function tableColumns(table: ShardedTable, collation: TextCollation = 'C'): PgColumn[] {
   return [
     ...TABLES[table].columns.map((column) => ({
       name: column.name,
-      type: `${postgresType(column.type)}${column.required || column.default !== undefined ? ' NOT NULL' : ''}`,
+      type: `${postgresType(column.type, collation)}${column.required || column.default !== undefined ? ' NOT NULL' : ''}`,
     })),
-    ...(EXTRA_COLUMNS[table] ?? []),
+    ...extraColumns(table, collation),
   ];
 }
 
@@ -111,19 +118,24 @@ export const bucketTable = (table: ShardedTable, bucket: number) => `${table}_p$
 /** The shard (1-based) holding a bucket. */
 export const shardOfBucket = (bucket: number, shards: number) => (bucket % shards) + 1;
 
-const columnList = (table: ShardedTable) =>
-  tableColumns(table)
+const columnList = (table: ShardedTable, collation: TextCollation) =>
+  tableColumns(table, collation)
     .map((column) => `${column.name} ${column.type}`)
     .join(', ');
 
 /** DDL of one shard's part of a generation: its buckets of every table. */
-export function shardDdl(schema: string, shard: number, shards: number): string[] {
+export function shardDdl(
+  schema: string,
+  shard: number,
+  shards: number,
+  collation: TextCollation,
+): string[] {
   const statements = [`CREATE SCHEMA ${schema}`];
   for (const table of SHARDED_TABLES) {
     for (let bucket = 0; bucket < BUCKETS; bucket++) {
       if (shardOfBucket(bucket, shards) !== shard) continue;
       const name = bucketTable(table, bucket);
-      statements.push(`CREATE TABLE ${schema}.${name} (${columnList(table)})`);
+      statements.push(`CREATE TABLE ${schema}.${name} (${columnList(table, collation)})`);
     }
   }
   return statements;
@@ -144,11 +156,11 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
 }
 
 /** DDL of the coordinator's part: partitioned tables whose partitions are the shards' buckets. */
-export function coordinatorDdl(schema: string, shards: number): string[] {
+export function coordinatorDdl(schema: string, shards: number, collation: TextCollation): string[] {
   const statements = [`CREATE SCHEMA ${schema}`];
   for (const table of SHARDED_TABLES) {
     statements.push(
-      `CREATE TABLE ${schema}.${table} (${columnList(table)}) PARTITION BY HASH (${PARTITION_KEY[table]})`,
+      `CREATE TABLE ${schema}.${table} (${columnList(table, collation)}) PARTITION BY HASH (${PARTITION_KEY[table]})`,
     );
     for (let bucket = 0; bucket < BUCKETS; bucket++) {
       const name = bucketTable(table, bucket);

@@ -13,8 +13,10 @@ import type { PgPool, SqlParam } from './pool.ts';
  * text ('' none). Each statement is planned for its values, so the unused conditions fold
  * away and the rest run on the user's shard. The account's link is the one build-db copied
  * onto the transaction (NULL when the account is not the user's, as the DuckDB subquery).
+ * A NULL merchant name makes its strpos NULL, which a WHERE treats as false (a coalesce would
+ * keep the condition off the shard).
  */
-const matching = (lower: (sql: string) => string) => `
+const MATCHING = `
   t.user_id = $1
   AND ($2::date IS NULL OR t.transacted_at >= $2::date)
   AND ($3::date IS NULL OR t.transacted_at <= $3::date)
@@ -24,8 +26,8 @@ const matching = (lower: (sql: string) => string) => `
   AND ($7::text = '' OR t.direction = $7::text)
   AND ($8::numeric IS NULL OR t.amount >= $8::numeric)
   AND ($9::numeric IS NULL OR t.amount <= $9::numeric)
-  AND ($10::text = '' OR strpos(${lower('t.description')}, $10::text) > 0
-       OR strpos(${lower("coalesce(t.merchant_name, '')")}, $10::text) > 0)`;
+  AND ($10::text = '' OR strpos(lower(t.description), $10::text) > 0
+       OR strpos(lower(t.merchant_name), $10::text) > 0)`;
 
 const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
   t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
@@ -39,13 +41,11 @@ export class TransactionQueries {
   private readonly dailyTotals: string;
   private readonly count: string;
 
-  /** `lower`: how text is lower-cased like DuckDB's lower() (Unicode, not only ASCII). */
   constructor(
     private readonly db: PgPool,
     s: string,
-    lower: (sql: string) => string,
   ) {
-    const where = matching(lower);
+    const where = MATCHING;
     this.page = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
       ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11 OFFSET $12`;
     // The unpaginated list, a chunk at a time: $11 chunk size, $12/$13 the last row read.
@@ -62,8 +62,7 @@ export class TransactionQueries {
              count(*) AS count
       FROM ${s}.transactions t
       WHERE ${where} AND t.transacted_at BETWEEN $11::date AND $12::date
-      GROUP BY t.user_id, t.transacted_at
-      ORDER BY t.transacted_at DESC`;
+      GROUP BY t.user_id, t.transacted_at`;
     this.count = `SELECT count(*) AS count FROM ${s}.transactions t WHERE ${where} GROUP BY t.user_id`;
   }
 
@@ -101,7 +100,10 @@ export class TransactionQueries {
     return {
       rows,
       total: total ?? rows.length,
-      dailyTotals: daily.map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) })),
+      // Sorted here: an ORDER BY would keep the planner from summing on the shard.
+      dailyTotals: daily
+        .map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) }))
+        .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)),
     };
   }
 
