@@ -152,7 +152,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     https,
     ...(metrics ? { metrics } : {}),
   });
-  engine.warnings().forEach(({ details, message }) => app?.log.warn(details, message));
+  for (const { details, message } of engine.warnings()) app.log.warn(details, message);
   // Runs after the server has stopped and every in-flight request has been answered.
   app.addHook('onClose', async () => {
     await store.close();

@@ -100,7 +100,10 @@ const shapes: [string, () => Promise<unknown>][] = [
   ['user exists (authentication)', () => port.tokenOwner('0'.repeat(64))],
   ['accounts', () => port.accounts(USER)],
   ['transactions page', () => port.transactions(USER, NO_FILTERS, { limit: 50, offset: 0 })],
-  ['transactions, every filter', () => port.transactions(USER, EVERY_FILTER, { limit: 5, offset: 0 })],
+  [
+    'transactions, every filter',
+    () => port.transactions(USER, EVERY_FILTER, { limit: 5, offset: 0 }),
+  ],
   ['transaction count', () => port.transactionCount(USER, EVERY_FILTER)],
   [
     'every transaction, in chunks',
