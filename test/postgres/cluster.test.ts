@@ -1,0 +1,199 @@
+/**
+ * The cluster tool and partial failure, on a cluster of this file's own (it stops a shard):
+ * `npm run cluster` starts, restarts harmlessly, reports and stops; with one shard down, its
+ * users get 503 with Retry-After, everyone else is served, /readyz names the shard, and
+ * service resumes by itself when it returns.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DIR } from '../../src/demo-data/demo.ts';
+import { controlInstance, stopCluster } from '../../src/engines/postgres/cluster.ts';
+import { BUCKETS } from '../../src/engines/postgres/schema.ts';
+import { type RunningServer, startServer } from '../../src/server.ts';
+import { bearer, configOf, DEMO_TODAY, DEMO_USERS, REPO_ROOT } from '../helpers/server.ts';
+
+const execFileAsync = promisify(execFile);
+const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+
+async function cli(script: string, args: string[]) {
+  try {
+    const { stdout, stderr } = await execFileAsync(TSX, [`scripts/${script}.ts`, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DATABASE_URL: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+
+let dir: string;
+let databaseUrl: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'finance-cluster-cli-'));
+}, 60_000);
+
+afterAll(async () => {
+  await stopCluster(dir).catch(() => {});
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run cluster', () => {
+  it('explains itself and refuses wrong usage with exit code 2', async () => {
+    const help = await cli('cluster', ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:/);
+    for (const args of [
+      ['start'],
+      ['restart', '--dir', dir],
+      ['start', '--dir', dir, '--shards', '0'],
+    ]) {
+      const wrong = await cli('cluster', args);
+      expect(wrong.code, args.join(' ')).toBe(2);
+      expect(wrong.stderr).toMatch(/--help/);
+    }
+    const none = await cli('cluster', ['status', '--dir', join(dir, 'nothing')]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no cluster/);
+  });
+
+  it('starts a cluster, prints DATABASE_URL last, and starting again is harmless', async () => {
+    const port = String(42_000 + Math.floor(Math.random() * 15_000));
+    const started = await cli('cluster', ['start', '--dir', dir, '--fast', '--port', port]);
+    expect(started.code, started.stderr).toBe(0);
+    expect(lastLine(started.stdout)).toBe(
+      `DATABASE_URL=postgres://postgres@127.0.0.1:${port}/postgres`,
+    );
+    databaseUrl = lastLine(started.stdout).slice('DATABASE_URL='.length);
+    const again = await cli('cluster', ['start', '--dir', dir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lastLine(again.stdout)).toBe(`DATABASE_URL=${databaseUrl}`);
+    expect(again.stderr).toMatch(/already running/);
+    const status = await cli('cluster', ['status', '--dir', dir]);
+    expect(status.code).toBe(0);
+    expect(status.stdout.match(/running/g)).toHaveLength(3);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query(
+      "SELECT srvname FROM pg_foreign_server WHERE srvname LIKE 'shard_%' ORDER BY 1",
+    );
+    await client.end();
+    expect(rows.map((row) => row.srvname)).toEqual(['shard_1', 'shard_2']);
+  }, 60_000);
+});
+
+describe('one shard down', () => {
+  let server: RunningServer;
+  const tokens = new Map<number, string>();
+
+  /** The shard holding a user: its users bucket, as the coordinator routes it. */
+  async function shardOf(userId: string): Promise<number> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const meta = await client.query<{ schema_name: string }>(
+        'SELECT schema_name FROM public.store_meta',
+      );
+      const schema = meta.rows[0]?.schema_name as string;
+      const found = await client.query<{ partition: string }>(
+        `SELECT tableoid::regclass::text AS partition FROM ${schema}.users WHERE id = $1`,
+        [userId],
+      );
+      const bucket = Number(/_p(\d+)$/.exec(found.rows[0]?.partition ?? '')?.[1]);
+      expect(bucket).toBeLessThan(BUCKETS);
+      return (bucket % 2) + 1;
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    const built = await cli('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
+    expect(built.code, built.stderr).toBe(0);
+    for (const user of DEMO_USERS) {
+      const shard = await shardOf(user);
+      if (tokens.has(shard)) continue;
+      const minted = await cli('token', ['--user', user, '--database', databaseUrl]);
+      tokens.set(shard, minted.stdout.trim());
+    }
+    expect([...tokens.keys()].sort()).toEqual([1, 2]);
+    server = await startServer(
+      configOf({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        TODAY: DEMO_TODAY,
+        LOG_LEVEL: 'silent',
+        QUERY_TIMEOUT_MS: '3000',
+        RESPONSE_CACHE_MB: '0',
+        RATE_LIMIT_MAX: '0',
+      }),
+    );
+  }, 120_000);
+
+  afterAll(() => server?.close());
+
+  const spending = (shard: number, month: number) =>
+    fetch(
+      `${server.url}/v2/users/spending?group_by=merchant&time_period=week&start_date=2026-${String(month).padStart(2, '0')}-01`,
+      { headers: bearer(tokens.get(shard) as string) },
+    );
+
+  it('answers 503 with Retry-After for its users only, names it in /readyz, and recovers', async () => {
+    expect((await spending(1, 1)).status).toBe(200);
+    expect((await spending(2, 1)).status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+
+    await controlInstance(dir, 'shard2', 'stop');
+    // Under load: both users' requests in flight together, a few rounds.
+    const rounds = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const started = performance.now();
+        const [up, down] = await Promise.all([
+          spending(1, (index % 9) + 1),
+          spending(2, (index % 9) + 1),
+        ]);
+        return { up, down, seconds: (performance.now() - started) / 1000 };
+      }),
+    );
+    for (const { up, down, seconds } of rounds) {
+      expect(up.status).toBe(200);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(seconds).toBeLessThan(3 + 1);
+    }
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await ready.json()).toEqual({ detail: 'Service Unavailable: unreachable: shard_2' });
+
+    await controlInstance(dir, 'shard2', 'start');
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await spending(2, 10)).status;
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  }, 60_000);
+});
+
+describe('stopping', () => {
+  it('stops every server; status then exits 1', async () => {
+    const stopped = await cli('cluster', ['stop', '--dir', dir]);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const status = await cli('cluster', ['status', '--dir', dir]);
+    expect(status.code).toBe(1);
+    expect(status.stdout.match(/stopped/g)).toHaveLength(3);
+  }, 60_000);
+});
