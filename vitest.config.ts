@@ -3,7 +3,8 @@ import { ENGINES } from './test/helpers/engine.ts';
 
 /**
  * Suites that exercise the read port through the app: they run once per engine. The others
- * (validators, builder, CLIs, process behaviour, DuckDB internals) run once, on the default.
+ * (domain rules, validators, builder, CLIs, process behaviour, DuckDB internals, the file
+ * hot swap) run once, on the default.
  */
 const BEHAVIOUR_SUITES = [
   'test/auth.test.ts',
@@ -16,11 +17,15 @@ const BEHAVIOUR_SUITES = [
   'test/liabilities.test.ts',
   'test/links.test.ts',
   'test/scoping.test.ts',
-  'test/spending-*.test.ts',
+  'test/spending-combinations.test.ts',
+  'test/spending-edges.test.ts',
+  'test/spending-exact-figures.test.ts',
+  'test/spending-properties.test.ts',
+  'test/spending-rules.test.ts',
+  'test/spending-serialized.test.ts',
+  'test/spending-validation.test.ts',
   'test/transactions.test.ts',
   'test/validation-endpoints.test.ts',
-  'test/validation-golden.test.ts',
-  'test/hot-swap.test.ts',
   'test/defects-health.test.ts',
   'test/defects-rate-limit.test.ts',
   'test/defects-windows.test.ts',
@@ -42,16 +47,13 @@ export default defineConfig({
         env: { TEST_ENGINE: engine },
         // The postgres suites run on a cluster the test run starts and removes itself.
         globalSetup: engine === 'postgres' ? ['test/setup/postgres-cluster.ts'] : [],
-        // The default engine runs everything; every other engine the behaviour suites.
-        // The default engine runs everything but the cluster's own suites (test/postgres/).
+        // The default engine runs everything but the cluster's own suites (test/postgres/);
+        // every other engine the behaviour suites and its own.
         include:
           index === 0
             ? ['test/**/*.test.ts']
             : [...BEHAVIOUR_SUITES, `test/${engine}/**/*.test.ts`],
-        exclude:
-          index === 0
-            ? ['test/postgres/**']
-            : ['test/spending-derived.test.ts', 'test/spending-platform-cases.test.ts'],
+        exclude: index === 0 ? ['test/postgres/**'] : [],
       },
     })),
   },
