@@ -3,7 +3,8 @@
  * user's shard only when it groups by user_id with plain columns: never GROUPING SETS, ordered
  * aggregates or date_trunc. So the shard sums the user's scoped rows per day and per the
  * columns the rules and breakdowns need (one pushed-down aggregate, a few hundred groups for a
- * typical year), and this module finishes the totals exactly (decimal.js) from those groups.
+ * typical year), and this module finishes the totals exactly (decimal.js) from those groups;
+ * merchant entries also get their amounts counted per distinct amount (is_recurring).
  * The row-level facts come in a second single-shard statement only for what is listed: the
  * rows holding each entry's largest amount, and the ids of a single day.
  */
@@ -36,15 +37,27 @@ const SCOPED = `
   AND ($4::text = '' OR t.account_link_id = $4::text)
   AND (cardinality($5::text[]) = 0 OR t.account_id = ANY($5::text[]))`;
 
-/** The user's scoped rows per day and grouping columns; `withAmount` keeps each amount apart. */
-const dailySql = (s: string, withAmount: boolean) => `
+/** The user's scoped rows per day and per the columns the rules and breakdowns read. */
+const dailySql = (s: string) => `
   SELECT t.direction, t.category, t.merchant_name, t.subcategory, t.transacted_at AS day,
-    t.to_platform, ${withAmount ? 't.amount AS each_amount,' : ''}
-    sum(t.amount) AS amount, count(*) AS count, max(t.amount) AS max_amount
+    t.to_platform, sum(t.amount) AS amount, count(*) AS count, max(t.amount) AS max_amount
   FROM ${s}.transactions t
   WHERE ${SCOPED}
   GROUP BY t.user_id, t.direction, t.category, t.merchant_name, t.subcategory, t.transacted_at,
-    t.to_platform${withAmount ? ', t.amount' : ''}`;
+    t.to_platform`;
+
+/**
+ * How many counted rows of each merchant have each amount (is_recurring reads the amounts'
+ * median and spread): $6 include_income, $7 categories. Distinct amounts, not rows: a heavy
+ * user's groceries repeat their cents.
+ */
+const merchantAmountsSql = (s: string) => `
+  SELECT t.direction, t.merchant_name, t.amount, count(*) AS count
+  FROM ${s}.transactions t
+  WHERE ${SCOPED} AND NOT t.to_platform
+    AND (t.direction = 'DEBIT' OR $6::boolean)
+    AND (cardinality($7::text[]) = 0 OR t.category = ANY($7::text[]))
+  GROUP BY t.user_id, t.direction, t.merchant_name, t.amount`;
 
 /** Counted rows (not to an investment platform) whose amount is one of $6. */
 const candidatesSql = (s: string) => `
@@ -66,7 +79,6 @@ interface DailyGroup {
   subcategory: string | null;
   day: string;
   to_platform: boolean;
-  each_amount?: string;
   amount: string;
   count: string;
   max_amount: string;
@@ -111,7 +123,8 @@ interface EntryState extends Accumulator {
 }
 
 export class SpendingQueries {
-  private readonly daily: Record<'plain' | 'withAmount', string>;
+  private readonly daily: string;
+  private readonly merchantAmounts: string;
   private readonly candidates: string;
   private readonly ids: string;
 
@@ -119,7 +132,8 @@ export class SpendingQueries {
     private readonly db: PgPool,
     s: string,
   ) {
-    this.daily = { plain: dailySql(s, false), withAmount: dailySql(s, true) };
+    this.daily = dailySql(s);
+    this.merchantAmounts = merchantAmountsSql(s);
     this.candidates = candidatesSql(s);
     this.ids = idsSql(s);
   }
@@ -133,11 +147,16 @@ export class SpendingQueries {
       query.accountIds,
     ];
     const listsIds = singleDayTransactionIds(query);
-    const [groups, idRows] = await Promise.all([
-      this.db.query<DailyGroup & Record<string, unknown>>(
-        query.groupBy === 'merchant' ? this.daily.withAmount : this.daily.plain,
-        scope,
-      ),
+    const [groups, amountRows, idRows] = await Promise.all([
+      this.db.query<DailyGroup & Record<string, unknown>>(this.daily, scope),
+      query.groupBy === 'merchant'
+        ? this.db.query<{
+            direction: 'DEBIT' | 'CREDIT';
+            merchant_name: string | null;
+            amount: string;
+            count: string;
+          }>(this.merchantAmounts, [...scope, query.includeIncome, query.categories])
+        : null,
       listsIds
         ? this.db.query<{ id: string; direction: 'DEBIT' | 'CREDIT'; category: string }>(
             this.ids,
@@ -207,8 +226,6 @@ export class SpendingQueries {
       if (max.greaterThan(entry.max)) entry.max = max;
       if (query.groupBy === 'merchant') {
         entry.dates.add(group.day);
-        const each = cents(group.each_amount as string);
-        for (let i = 0; i < count; i++) entry.amountsInCents.push(each);
       }
 
       const values: Record<BreakdownKey, string> = {
@@ -223,6 +240,12 @@ export class SpendingQueries {
         );
         add(breakdowns[index] as Map<string, Accumulator>, breakdownKey, amount, count);
       });
+    }
+
+    for (const row of amountRows ?? []) {
+      const entry = entries.get(`${row.direction}\u0000${merchantOf(row.merchant_name)}`);
+      const each = cents(row.amount);
+      for (let i = Number(row.count); i > 0; i--) entry?.amountsInCents.push(each);
     }
 
     const largest = await this.largest(scope, [...entries.values()], keyOf, isCounted);
