@@ -16,14 +16,18 @@ import { readFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import type { DuckDbPool, SqlParam } from '../src/engines/duckdb/pool.ts';
+import type { SqlParam } from '../src/engines/duckdb/pool.ts';
 import { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import { PgPool } from '../src/engines/postgres/pool.ts';
+import { PostgresPort } from '../src/engines/postgres/port.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
 import { comparisonScenarios, mainScenarios, seededRandom, type Users } from './scenarios.ts';
 import { summarize } from './stats.ts';
 
 export interface EngineJob {
   databasePath: string;
+  /** The PostgreSQL cluster holding the same data, read instead of the DuckDB file. */
+  databaseUrl?: string;
   set: 'main' | 'comparison';
   /** Indexes into the set's scenarios. */
   scenarios: number[];
@@ -41,7 +45,7 @@ interface RecordedQuery {
 }
 type RecordedRequest = RecordedQuery[][];
 
-type Query = DuckDbPool['query'];
+type Query = (sql: string, params?: readonly SqlParam[]) => Promise<Record<string, unknown>[]>;
 
 /**
  * Records every query the pool runs while `recording` is set: queries started while another
@@ -106,14 +110,22 @@ async function load(
 async function main(): Promise<void> {
   const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
   const config = loadConfig();
-  const store = await DuckDbPort.open(job.databasePath, {
-    poolSize: config.DB_POOL_SIZE,
-    threads: config.DUCKDB_THREADS,
-    memoryLimit: config.DUCKDB_MEMORY_LIMIT,
-  });
-  const query: Query = store.pool.query.bind(store.pool);
+  const store = job.databaseUrl
+    ? await PostgresPort.open(
+        new PgPool(job.databaseUrl, {
+          poolSize: config.DB_POOL_SIZE,
+          queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+        }),
+      )
+    : await DuckDbPort.open(job.databasePath, {
+        poolSize: config.DB_POOL_SIZE,
+        threads: config.DUCKDB_THREADS,
+        memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+      });
+  const pool = store.pool as { query: Query };
+  const query: Query = pool.query.bind(pool);
   const recording = new QueryRecorder(query);
-  store.pool.query = recording.query;
+  pool.query = recording.query;
   const app = await buildApp({ store, clock: createClock(config.TODAY) });
   const all = job.set === 'main' ? mainScenarios() : comparisonScenarios();
   try {
@@ -178,6 +190,7 @@ async function main(): Promise<void> {
   } finally {
     await app.close();
     await store.close();
+    if (store instanceof PostgresPort) await store.pool.close();
   }
 }
 

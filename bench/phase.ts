@@ -81,6 +81,7 @@ export async function runPhase(
   progress(`[${phase.store.spec.label}] starting the server`);
   const server = await startServer({
     databasePath: phase.store.databasePath,
+    ...(phase.store.databaseUrl ? { databaseUrl: phase.store.databaseUrl } : {}),
     env: options.env,
     progress,
   });
@@ -127,6 +128,7 @@ export async function runPhase(
     const engine = await runEngine(
       {
         databasePath: phase.store.databasePath,
+        ...(phase.store.databaseUrl ? { databaseUrl: phase.store.databaseUrl } : {}),
         set: phase.set,
         scenarios: engineIndexes,
         users,

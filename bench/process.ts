@@ -50,6 +50,8 @@ export interface ServerHandle {
 
 export async function startServer(options: {
   databasePath: string;
+  /** Serve from this PostgreSQL cluster instead of the DuckDB file. */
+  databaseUrl?: string;
   env: Record<string, string>;
   progress: (line: string) => void;
   timeoutMs?: number;
@@ -64,6 +66,7 @@ export async function startServer(options: {
         ...process.env,
         ...options.env,
         DATABASE_PATH: options.databasePath,
+        DATABASE_URL: options.databaseUrl ?? '',
         PORT: String(port),
         HOST: '127.0.0.1',
       },

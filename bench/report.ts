@@ -181,3 +181,64 @@ export function judgeTargets(
   }
   return verdicts;
 }
+
+/** The label of a store's rows when read from the PostgreSQL cluster. */
+export const clusterLabel = (label: string) => `${label} pg`;
+
+/**
+ * Both engines side by side, one line per scenario measured on both: throughput and latency
+ * of the API on each, with PostgreSQL's figure as a ratio of DuckDB's.
+ */
+export function formatSideBySide(rows: readonly Row[]): string {
+  const header = [
+    'store',
+    'scenario',
+    'conns',
+    'duckdb req/s',
+    'postgres req/s',
+    'pg/duck',
+    'duckdb p50',
+    'postgres p50',
+    'pg/duck',
+    'duckdb p99',
+    'postgres p99',
+    'pg/duck',
+  ];
+  const lines: string[][] = [];
+  for (const row of rows) {
+    const other = rows.find(
+      (candidate) =>
+        candidate.store === clusterLabel(row.store) &&
+        candidate.scenario === row.scenario &&
+        candidate.connections === row.connections,
+    );
+    if (!other) continue;
+    const share = (pg: number, duck: number) => (duck > 0 ? fixed(pg / duck, 2) : '-');
+    lines.push([
+      row.store,
+      row.scenario,
+      String(row.connections),
+      fixed(row.http.requestsPerSecond, 0),
+      fixed(other.http.requestsPerSecond, 0),
+      share(other.http.requestsPerSecond, row.http.requestsPerSecond),
+      ms(row.http.p50),
+      ms(other.http.p50),
+      share(other.http.p50, row.http.p50),
+      ms(row.http.p99),
+      ms(other.http.p99),
+      share(other.http.p99, row.http.p99),
+    ]);
+  }
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
+  );
+  const numeric = (column: number) => column >= 2;
+  const render = (cells: string[]) =>
+    `| ${cells
+      .map((cell, column) =>
+        numeric(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
+      .join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (numeric(column) ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
+  return [render(header), rule, ...lines.map(render)].join('\n');
+}

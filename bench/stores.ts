@@ -37,6 +37,8 @@ export interface BenchUser {
 export interface BenchStore {
   spec: StoreSpec;
   databasePath: string;
+  /** Set when the phase reads the same data from the PostgreSQL cluster (bench/cluster.ts). */
+  databaseUrl?: string;
   typical: BenchUser[];
   heavy: BenchUser | null;
   transactions: number;

@@ -1,14 +1,21 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { ensureClusterStore, startBenchCluster, stopBenchCluster } from '../bench/cluster.ts';
 import { runPhase } from '../bench/phase.ts';
-import { formatTable, judgeTargets, type Row } from '../bench/report.ts';
+import {
+  clusterLabel,
+  formatSideBySide,
+  formatTable,
+  judgeTargets,
+  type Row,
+} from '../bench/report.ts';
 import { comparisonScenarios, mainScenarios, type Scenario, TODAY } from '../bench/scenarios.ts';
 import { type BenchStore, ensureStore, ROOT, type StoreSpec } from '../bench/stores.ts';
 import { parseCliArgs, parseIntegerOption, runCli, UsageError } from '../src/cli/args.ts';
 
 const HELP = `
-Usage: npm run bench -- [--quick] [options]
+Usage: npm run bench -- [--quick] [--backend duckdb|postgres|both] [options]
 
 Builds (or reuses, from bench/cache/) a large store with the fixtures generator and
 build-db, starts the real server (src/main.ts) as its own process, drives it over HTTP
@@ -24,6 +31,10 @@ Stores (keyed by their parameters and by the generator/builder code, rebuilt whe
 
 Options:
   --quick                 small stores, short runs
+  --backend NAME          duckdb (default), postgres (the same data on a local sharded
+                          cluster of a coordinator and two shards, kept under
+                          bench/cache/cluster and stopped at the end), or both: every
+                          scenario on each, then a side-by-side table (postgres / duckdb)
   --duration S            seconds measured per scenario (default 10; quick 2)
   --pool-size N           DB_POOL_SIZE of the server and the engine ceiling (default 4)
   --threads N             DUCKDB_THREADS (default 2: halves the heavy user's uncached
@@ -70,6 +81,7 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 await runCli('bench', async () => {
   const args = parseCliArgs(HELP, {
     quick: { type: 'boolean' },
+    backend: { type: 'string' },
     duration: { type: 'string' },
     'pool-size': { type: 'string' },
     threads: { type: 'string' },
@@ -86,6 +98,11 @@ await runCli('bench', async () => {
     strict: { type: 'boolean' },
   });
   const quick = args.quick === true;
+  const backend = args.backend ?? 'duckdb';
+  if (!['duckdb', 'postgres', 'both'].includes(backend)) {
+    throw new UsageError(`--backend must be duckdb, postgres or both, got '${backend}'`);
+  }
+  const backends = backend === 'both' ? ['duckdb', 'postgres'] : [backend];
   const seconds = parseIntegerOption(args.duration, 'duration', {
     min: 1,
     fallback: quick ? 2 : 10,
@@ -155,29 +172,44 @@ await runCli('bench', async () => {
     jobPath,
   };
   const rows: Row[] = [];
+  const cluster = backends.includes('postgres') ? await startBenchCluster(progress) : null;
   try {
-    rows.push(
-      ...(await runPhase(
-        { store: mainStore, set: 'main', scenarios: select(mainScenarios(), mainStore) },
-        progress,
-        phaseOptions,
-      )),
-    );
-    if (comparisonStore) {
+    for (const engine of backends) {
+      // The cluster's phases read the same built store, loaded into a database of its own.
+      const onEngine = async (store: BenchStore): Promise<BenchStore> =>
+        engine === 'postgres' && cluster
+          ? {
+              ...store,
+              spec: { ...store.spec, label: clusterLabel(store.spec.label) },
+              databaseUrl: await ensureClusterStore(cluster, store, progress),
+            }
+          : store;
+      const main = await onEngine(mainStore);
       rows.push(
         ...(await runPhase(
-          {
-            store: comparisonStore,
-            set: 'comparison',
-            scenarios: select(comparisonScenarios(), comparisonStore),
-          },
+          { store: main, set: 'main', scenarios: select(mainScenarios(), main) },
           progress,
           phaseOptions,
         )),
       );
+      if (comparisonStore) {
+        const comparison = await onEngine(comparisonStore);
+        rows.push(
+          ...(await runPhase(
+            {
+              store: comparison,
+              set: 'comparison',
+              scenarios: select(comparisonScenarios(), comparison),
+            },
+            progress,
+            phaseOptions,
+          )),
+        );
+      }
     }
   } finally {
     await rm(jobPath, { force: true });
+    if (cluster) await stopBenchCluster();
   }
 
   const machine = {
@@ -187,8 +219,21 @@ await runCli('bench', async () => {
     loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))),
     node: process.version,
   };
-  const targets = judgeTargets(rows, mainStore.spec.label, comparisonStore?.spec.label ?? null);
-  const table = formatTable(rows);
+  const labelOn = (engine: string, label: string) =>
+    engine === 'postgres' ? clusterLabel(label) : label;
+  const targets = backends.flatMap((engine) =>
+    judgeTargets(
+      rows,
+      labelOn(engine, mainStore.spec.label),
+      comparisonStore ? labelOn(engine, comparisonStore.spec.label) : null,
+    ).map((target) =>
+      backends.length > 1 ? { ...target, text: `${engine}: ${target.text}` } : target,
+    ),
+  );
+  const table =
+    backends.length > 1
+      ? `${formatTable(rows)}\n\nside by side:\n${formatSideBySide(rows)}`
+      : formatTable(rows);
   process.stdout.write(
     `\n${table}\n\n` +
       `stores: ${mainStore.spec.label} = ${mainStore.transactions.toLocaleString('en-US')} transactions` +
@@ -216,6 +261,7 @@ await runCli('bench', async () => {
       {
         startedAt: started.toISOString(),
         mode: quick ? 'quick' : 'full',
+        backends,
         secondsPerScenario: seconds,
         settings: env,
         machine,

@@ -9,7 +9,7 @@
  * is kept, so requests already running on it finish; older ones are dropped.
  */
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -19,6 +19,8 @@ import { TABLES } from '../../build/schema.ts';
 import type { StoredToken } from '../../tokens/store.ts';
 import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../duckdb/platform-sql.ts';
 import {
+  BUCKETS,
+  bucketTable,
   COORDINATOR_META_DDL,
   coordinatorDdl,
   SHARDED_TABLES,
@@ -26,6 +28,7 @@ import {
   schemaName,
   shardDdl,
   shardIndexDdl,
+  shardOfBucket,
   type TextCollation,
   tableColumns,
 } from './schema.ts';
@@ -155,31 +158,7 @@ async function loadSchema(
       ...shards.map((_, index) => coordinatorProbeDdl(index + 1)),
       ...coordinatorDdl(schema, shards.length, collation),
     ]);
-    const counts = {} as Record<ShardedTable, number>;
-    const instance = await DuckDBInstance.create(options.duckdbPath, { access_mode: 'READ_ONLY' });
-    const duckdb = await instance.connect();
-    try {
-      for (const table of SHARDED_TABLES) {
-        const started = performance.now();
-        const file = join(options.scratchDir, `${table}.csv`);
-        await duckdb.run(
-          `COPY (${exportSql(table)}) TO '${file.replaceAll("'", "''")}' (FORMAT csv, HEADER false)`,
-        );
-        const columns = tableColumns(table).map((column) => column.name);
-        const copy = coordinator.query(
-          copyFrom(`COPY ${schema}.${table} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`),
-        );
-        await pipeline(createReadStream(file), copy);
-        counts[table] = Number(copy.rowCount ?? 0);
-        await rm(file, { force: true });
-        progress(
-          `${table}: ${counts[table].toLocaleString('en-US')} rows loaded in ${((performance.now() - started) / 1000).toFixed(1)}s`,
-        );
-      }
-    } finally {
-      duckdb.closeSync();
-      instance.closeSync();
-    }
+    const counts = await copyRows(coordinator, shardClients, schema, options, progress);
     progress('indexing and analyzing the shards');
     await Promise.all(
       shardClients.map((client, index) =>
@@ -209,6 +188,102 @@ async function textCollation(clients: readonly pg.ClientBase[]): Promise<TextCol
     ),
   );
   return found.every(Boolean) ? 'pg_c_utf8' : 'C';
+}
+
+const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
+
+/**
+ * Copies every table's rows to the buckets they belong in. The users go through the
+ * coordinator, which routes each by the hash of its id; where it put each user then tells
+ * which bucket every other row of that user belongs in, so those rows (nearly all of them) are
+ * split per bucket by DuckDB and copied straight into each shard's bucket tables, in parallel
+ * across shards, never through the coordinator.
+ */
+async function copyRows(
+  coordinator: pg.Client,
+  shardClients: readonly pg.Client[],
+  schema: string,
+  options: LoadOptions,
+  progress: (line: string) => void,
+): Promise<Record<ShardedTable, number>> {
+  const counts = {} as Record<ShardedTable, number>;
+  const copyFile = async (client: pg.Client, target: string, columns: string[], file: string) => {
+    const copy = client.query(
+      copyFrom(`COPY ${target} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`),
+    );
+    await pipeline(createReadStream(file), copy);
+    return Number(copy.rowCount ?? 0);
+  };
+  const instance = await DuckDBInstance.create(':memory:');
+  const duckdb = await instance.connect();
+  try {
+    await duckdb.run(`ATTACH ${quote(options.duckdbPath)} AS store (READ_ONLY)`);
+    await duckdb.run('USE store');
+    let started = performance.now();
+    const usersFile = join(options.scratchDir, 'users.csv');
+    await duckdb.run(
+      `COPY (${exportSql('users')}) TO ${quote(usersFile)} (FORMAT csv, HEADER false)`,
+    );
+    const userColumns = tableColumns('users').map((column) => column.name);
+    counts.users = await copyFile(coordinator, `${schema}.users`, userColumns, usersFile);
+    progress(`users: ${counts.users.toLocaleString('en-US')} rows loaded in ${seconds(started)}`);
+
+    const placement = await coordinator.query<{ id: string; part: string }>(
+      `SELECT id, tableoid::regclass::text AS part FROM ${schema}.users`,
+    );
+    const bucketsFile = join(options.scratchDir, 'user-buckets.csv');
+    await writeFile(
+      bucketsFile,
+      placement.rows
+        .map((row) => `"${row.id.replaceAll('"', '""')}",${/_p(\d+)$/.exec(row.part)?.[1]}`)
+        .join('\n'),
+    );
+    await duckdb.run(
+      `CREATE TABLE memory.main.user_bucket AS SELECT * FROM read_csv(${quote(bucketsFile)},
+         header = false, columns = {'user_id': 'VARCHAR', 'bucket': 'INTEGER'})`,
+    );
+
+    for (const table of SHARDED_TABLES) {
+      if (table === 'users') continue;
+      started = performance.now();
+      const dir = join(options.scratchDir, table);
+      await duckdb.run(
+        `COPY (SELECT x.*, b.bucket FROM (${exportSql(table)}) x
+               JOIN memory.main.user_bucket b ON b.user_id = x.user_id)
+         TO ${quote(dir)} (FORMAT csv, HEADER false, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE)`,
+      );
+      const columns = tableColumns(table).map((column) => column.name);
+      const perShard = await Promise.all(
+        shardClients.map(async (client, index) => {
+          let rows = 0;
+          for (let bucket = 0; bucket < BUCKETS; bucket++) {
+            if (shardOfBucket(bucket, shardClients.length) !== index + 1) continue;
+            const folder = join(dir, `bucket=${bucket}`);
+            const files = await readdir(folder).catch(() => []);
+            for (const file of files) {
+              rows += await copyFile(
+                client,
+                `${schema}.${bucketTable(table, bucket)}`,
+                columns,
+                join(folder, file),
+              );
+            }
+          }
+          return rows;
+        }),
+      );
+      counts[table] = perShard.reduce((sum, rows) => sum + rows, 0);
+      await rm(dir, { recursive: true, force: true });
+      progress(
+        `${table}: ${counts[table].toLocaleString('en-US')} rows loaded in ${seconds(started)}`,
+      );
+    }
+  } finally {
+    duckdb.closeSync();
+    instance.closeSync();
+  }
+  return counts;
 }
 
 async function publish(

@@ -1,0 +1,95 @@
+/**
+ * The PostgreSQL side of the benchmark: a local sharded cluster (a coordinator and two
+ * shards, from the pinned binaries) kept under bench/cache/cluster, with one database per
+ * bench store, loaded from the same built DuckDB store file as the DuckDB side (same rows,
+ * same tokens). A store already loaded (same file, same size and time) is reused.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { newGeneration } from '../src/build/publish.ts';
+import { type ClusterInfo, startCluster, stopCluster } from '../src/engines/postgres/cluster.ts';
+import { loadGeneration } from '../src/engines/postgres/publish.ts';
+import { configureShardServers } from '../src/engines/postgres/topology.ts';
+import { tokensPathFor } from '../src/tokens/path.ts';
+import { loadTokens } from '../src/tokens/store.ts';
+import { type BenchStore, CACHE_DIR } from './stores.ts';
+
+const CLUSTER_DIR = join(CACHE_DIR, 'cluster');
+const CLUSTER_PORT = 54_400;
+
+export function startBenchCluster(progress: (line: string) => void): Promise<ClusterInfo> {
+  return startCluster({
+    dir: CLUSTER_DIR,
+    shards: 2,
+    port: CLUSTER_PORT,
+    fast: true,
+    onProgress: progress,
+  });
+}
+
+export function stopBenchCluster(): Promise<void> {
+  return stopCluster(CLUSTER_DIR);
+}
+
+const withDatabase = (url: string, database: string) => {
+  const next = new URL(url);
+  next.pathname = `/${database}`;
+  return next.toString();
+};
+
+async function run<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The store's database on the cluster (created and loaded when missing or stale); its URL. */
+export async function ensureClusterStore(
+  cluster: ClusterInfo,
+  store: BenchStore,
+  progress: (line: string) => void,
+): Promise<string> {
+  const database = `bench_${store.spec.label.toLowerCase().replace(/[^0-9a-z]/g, '_')}`;
+  for (const url of [cluster.databaseUrl, ...cluster.shardUrls]) {
+    await run(url, async (client) => {
+      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+        database,
+      ]);
+      if (rowCount === 0) await client.query(`CREATE DATABASE ${database}`);
+    });
+  }
+  const databaseUrl = withDatabase(cluster.databaseUrl, database);
+  const file = await stat(store.databasePath);
+  const source = `${store.databasePath}@${file.size}:${file.mtimeMs}`;
+  const loaded = await run(databaseUrl, async (client) => {
+    await configureShardServers(
+      client,
+      cluster.shardUrls.map((url) => new URL(withDatabase(url, database))),
+    );
+    const meta = await client
+      .query<{ source: string }>('SELECT source FROM public.store_meta')
+      .catch(() => ({ rows: [] as { source: string }[] }));
+    return meta.rows[0]?.source;
+  });
+  if (loaded === source) {
+    progress(`[${store.spec.label}] reusing cluster database ${database}`);
+    return databaseUrl;
+  }
+  progress(`[${store.spec.label}] loading ${store.databasePath} into cluster database ${database}`);
+  await mkdir(join(CACHE_DIR, 'cluster-scratch'), { recursive: true });
+  await loadGeneration({
+    duckdbPath: store.databasePath,
+    databaseUrl,
+    generation: newGeneration(),
+    source,
+    scratchDir: join(CACHE_DIR, 'cluster-scratch'),
+    tokens: await loadTokens(tokensPathFor(store.databasePath)),
+    onProgress: (line) => progress(`  load: ${line}`),
+  });
+  return databaseUrl;
+}
