@@ -90,15 +90,18 @@ export const PARTITION_KEY: Record<ShardedTable, string> = {
   liabilities: 'user_id',
 };
 
-/** The index of each bucket table on its shard: the user first, then how it is read. */
-const SHARD_INDEX: Record<ShardedTable, string> = {
-  users: 'id',
-  links: 'user_id, created_at, id',
-  accounts: 'user_id, id',
-  transactions: 'user_id, transacted_at, id',
-  balances: 'user_id, account_id, as_of',
-  pay_statements: 'user_id, pay_date, id',
-  liabilities: 'user_id, account_id',
+/**
+ * The indexes of each bucket table on its shard: the user first, then how it is read. The
+ * spending analysis finds each entry's largest transaction by amount (user_id, amount).
+ */
+const SHARD_INDEXES: Record<ShardedTable, string[]> = {
+  users: ['id'],
+  links: ['user_id, created_at, id'],
+  accounts: ['user_id, id'],
+  transactions: ['user_id, transacted_at, id', 'user_id, amount'],
+  balances: ['user_id, account_id, as_of'],
+  pay_statements: ['user_id, pay_date, id'],
+  liabilities: ['user_id, account_id'],
 };
 
 export function tableColumns(table: ShardedTable, collation: TextCollation = 'C'): PgColumn[] {
@@ -148,7 +151,9 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
     for (let bucket = 0; bucket < BUCKETS; bucket++) {
       if (shardOfBucket(bucket, shards) !== shard) continue;
       const name = bucketTable(table, bucket);
-      statements.push(`CREATE INDEX ON ${schema}.${name} (${SHARD_INDEX[table]})`);
+      for (const columns of SHARD_INDEXES[table]) {
+        statements.push(`CREATE INDEX ON ${schema}.${name} (${columns})`);
+      }
       statements.push(`ANALYZE ${schema}.${name}`);
     }
   }
