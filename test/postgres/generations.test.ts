@@ -19,7 +19,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from '../helpers/server.ts';
-import { makeTempDir } from '../helpers/store.ts';
+import { buildDemoStore, makeTempDir, mintTestToken } from '../helpers/store.ts';
 
 const execFileAsync = promisify(execFile);
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
@@ -101,6 +101,49 @@ describe('replicas on one cluster', () => {
       expect(
         (await get(replica, '/v2/users/spending?group_by=nope&time_period=month', token)).status,
       ).toBe(422);
+    }
+  });
+});
+
+describe('the same data on both engines', () => {
+  it('gets the same answers from DuckDB and from the cluster, errors included', async () => {
+    const databasePath = await buildDemoStore();
+    const duckToken = await mintTestToken(databasePath, DEMO_USERS[0]);
+    const duckdb = await startServerProcess({ DATABASE_PATH: databasePath, TODAY: DEMO_TODAY });
+    try {
+      const paths = [
+        SPENDING,
+        '/v2/users/spending?group_by=merchant&time_period=week&include_income=true',
+        '/v2/users/spending?group_by=time_period&time_period=quarter&secondary_group_by=category',
+        '/v2/users/spending?group_by=time_period&time_period=day&start_date=2026-10-01&end_date=2026-10-01',
+        '/v1/users/spending',
+        '/v2/users/transactions?limit=20&offset=5',
+        '/v2/users/transactions?q=coffee&direction=DEBIT&min_amount=2',
+        '/v1/user',
+        '/v1/links',
+        '/v1/accounts',
+        '/v1/users/balances',
+        '/v1/users/income',
+        '/v1/users/liabilities',
+        '/v2/users/spending?group_by=nope&time_period=month',
+        '/v2/users/transactions?limit=0',
+      ];
+      for (const path of paths) {
+        const [cluster, embedded] = await Promise.all([
+          get(replicas[0] as ServerProcess, path, token),
+          get(duckdb, path, duckToken),
+        ]);
+        expect(cluster.status, path).toBe(embedded.status);
+        expect(stable(cluster.text), path).toBe(stable(embedded.text));
+      }
+      for (const server of [replicas[0] as ServerProcess, duckdb]) {
+        const refused = await get(server, SPENDING);
+        expect(refused.status).toBe(401);
+        expect(refused.text).toBe('{"detail":"Not authenticated"}');
+      }
+    } finally {
+      duckdb.child.kill('SIGTERM');
+      await duckdb.exited;
     }
   });
 });
