@@ -23,6 +23,7 @@ import {
   bucketTable,
   COORDINATOR_META_DDL,
   coordinatorDdl,
+  ROLLUP_TABLE,
   SHARDED_TABLES,
   type ShardedTable,
   schemaName,
@@ -159,7 +160,7 @@ async function loadSchema(
       ...coordinatorDdl(schema, shards.length, collation),
     ]);
     const counts = await copyRows(coordinator, shardClients, schema, options, progress);
-    progress('indexing and analyzing the shards');
+    progress('indexing, summing per day and analyzing on the shards');
     await Promise.all(
       shardClients.map((client, index) =>
         runAll(client, shardIndexDdl(schema, index + 1, shards.length)),
@@ -170,7 +171,7 @@ async function loadSchema(
     progress('analyzing on the coordinator');
     await runAll(
       coordinator,
-      SHARDED_TABLES.map((table) => `ANALYZE ${schema}.${table}`),
+      [...SHARDED_TABLES, ROLLUP_TABLE].map((table) => `ANALYZE ${schema}.${table}`),
     );
     return counts;
   } finally {

@@ -2,8 +2,9 @@
  * The spending analysis on the sharded cluster. PostgreSQL pushes an aggregate down to the
  * user's shard only when it groups by user_id with plain columns: never GROUPING SETS, ordered
  * aggregates or date_trunc. So the shard sums the user's scoped rows per day and per the
- * columns the rules and breakdowns need (one pushed-down aggregate, a few hundred groups for a
- * typical year), and this module finishes the totals exactly (decimal.js) from those groups;
+ * columns the rules and breakdowns need (one pushed-down aggregate over the per-day rollup that
+ * build-db derives: a few hundred groups for a typical year), and this module finishes the
+ * totals exactly (decimal.js) from those groups;
  * merchant entries also get their amounts counted per distinct amount (is_recurring).
  * The row-level facts come in a second single-shard statement only for what is listed: the
  * rows holding each entry's largest amount, and the ids of a single day.
@@ -25,6 +26,7 @@ import {
 } from '../../domain/spending/model.ts';
 import { cents } from '../../domain/spending/recurring.ts';
 import type { PgPool, SqlParam } from './pool.ts';
+import { ROLLUP_TABLE } from './schema.ts';
 
 /**
  * Spending rules 1-4 and the link/account scope (the cash-flow basis): $1 user, $2/$3 window,
@@ -37,14 +39,19 @@ const SCOPED = `
   AND ($4::text = '' OR t.account_link_id = $4::text)
   AND (cardinality($5::text[]) = 0 OR t.account_id = ANY($5::text[]))`;
 
-/** The user's scoped rows per day and per the columns the rules and breakdowns read. */
+/**
+ * The user's scoped rows per day and per the columns the rules and breakdowns read, from the
+ * rollup build-db derives (rules 1-3 already applied; schema.ts).
+ */
 const dailySql = (s: string) => `
-  SELECT t.direction, t.category, t.merchant_name, t.subcategory, t.transacted_at AS day,
-    t.to_platform, sum(t.amount) AS amount, count(*) AS count, max(t.amount) AS max_amount
-  FROM ${s}.transactions t
-  WHERE ${SCOPED}
-  GROUP BY t.user_id, t.direction, t.category, t.merchant_name, t.subcategory, t.transacted_at,
-    t.to_platform`;
+  SELECT r.direction, r.category, r.merchant_name, r.subcategory, r.day, r.to_platform,
+    sum(r.amount) AS amount, sum(r.count) AS count, max(r.max_amount) AS max_amount
+  FROM ${s}.${ROLLUP_TABLE} r
+  WHERE r.user_id = $1 AND r.day BETWEEN $2::date AND $3::date
+    AND ($4::text = '' OR r.account_link_id = $4::text)
+    AND (cardinality($5::text[]) = 0 OR r.account_id = ANY($5::text[]))
+  GROUP BY r.user_id, r.direction, r.category, r.merchant_name, r.subcategory, r.day,
+    r.to_platform`;
 
 /**
  * How many counted rows of each merchant have each amount (is_recurring reads the amounts'
