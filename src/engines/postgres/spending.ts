@@ -108,23 +108,29 @@ const flowOf = (direction: 'DEBIT' | 'CREDIT'): Flow =>
 const merchantOf = (name: string | null) => (name ? name : UNKNOWN_MERCHANT);
 const subcategoryOf = (name: string | null) => (name ? name : UNCATEGORIZED);
 
+/**
+ * Totals in integer cents (BigInt: exact at any size, and far cheaper than a decimal per
+ * addition over a heavy user's tens of thousands of groups); amounts have two decimals.
+ */
 interface Accumulator {
-  amount: Exact;
+  cents: bigint;
   count: number;
 }
 
-function add(map: Map<string, Accumulator>, key: string, amount: Exact, count: number) {
+const inDollars = (total: bigint): Exact => exact(total.toString()).dividedBy(100);
+
+function add(map: Map<string, Accumulator>, key: string, amount: bigint, count: number) {
   const total = map.get(key);
   if (total) {
-    total.amount = total.amount.plus(amount);
+    total.cents += amount;
     total.count += count;
-  } else map.set(key, { amount, count });
+  } else map.set(key, { cents: amount, count });
 }
 
 interface EntryState extends Accumulator {
   direction: 'DEBIT' | 'CREDIT';
   key: string;
-  max: Exact;
+  max: bigint;
   dates: Set<string>;
   amountsInCents: bigint[];
 }
@@ -191,9 +197,9 @@ export class SpendingQueries {
       }
     };
 
-    let income = ZERO;
-    let expenses = ZERO;
-    let summaryTotal = ZERO;
+    let income = 0n;
+    let expenses = 0n;
+    let summaryTotal = 0n;
     let summaryCount = 0;
     const merchantNames = new Set<string>();
     const entries = new Map<string, EntryState>();
@@ -201,14 +207,14 @@ export class SpendingQueries {
     const breakdowns = sets.map(() => new Map<string, Accumulator>());
 
     for (const group of groups) {
-      const amount = exact(group.amount);
+      const amount = cents(group.amount);
       const count = Number(group.count);
-      if (group.direction === 'CREDIT') income = income.plus(amount);
-      else if (!group.to_platform) expenses = expenses.plus(amount);
+      if (group.direction === 'CREDIT') income += amount;
+      else if (!group.to_platform) expenses += amount;
       if (group.to_platform || !isCounted(group)) continue;
 
       if (group.direction === 'DEBIT') {
-        summaryTotal = summaryTotal.plus(amount);
+        summaryTotal += amount;
         summaryCount += count;
         if (group.merchant_name) merchantNames.add(group.merchant_name);
       }
@@ -219,18 +225,18 @@ export class SpendingQueries {
         entry = {
           direction: group.direction,
           key,
-          amount: ZERO,
+          cents: 0n,
           count: 0,
-          max: exact(group.max_amount),
+          max: cents(group.max_amount),
           dates: new Set(),
           amountsInCents: [],
         };
         entries.set(entryKey, entry);
       }
-      entry.amount = entry.amount.plus(amount);
+      entry.cents += amount;
       entry.count += count;
-      const max = exact(group.max_amount);
-      if (max.greaterThan(entry.max)) entry.max = max;
+      const max = cents(group.max_amount);
+      if (max > entry.max) entry.max = max;
       if (query.groupBy === 'merchant') {
         entry.dates.add(group.day);
       }
@@ -270,7 +276,7 @@ export class SpendingQueries {
         ([entryKey, entry]): EntryAggregate => ({
           flow: flowOf(entry.direction),
           key: entry.key,
-          amount: entry.amount,
+          amount: inDollars(entry.cents),
           count: entry.count,
           largest: largest.get(entryKey) as LargestTransaction,
           ...(query.groupBy === 'merchant'
@@ -287,7 +293,7 @@ export class SpendingQueries {
             const [direction, ...values] = breakdownKey.split('\u0000');
             const row: BreakdownAggregate = {
               flow: flowOf(direction as 'DEBIT' | 'CREDIT'),
-              amount: total.amount,
+              amount: inDollars(total.cents),
               count: total.count,
             };
             set.forEach((column, at) => {
@@ -297,8 +303,14 @@ export class SpendingQueries {
           },
         ),
       ),
-      summary: { total: summaryTotal, count: summaryCount, uniqueMerchants: merchantNames.size },
-      cashFlow: query.withCashFlow ? { income, expenses } : { income: ZERO, expenses: ZERO },
+      summary: {
+        total: inDollars(summaryTotal),
+        count: summaryCount,
+        uniqueMerchants: merchantNames.size,
+      },
+      cashFlow: query.withCashFlow
+        ? { income: inDollars(income), expenses: inDollars(expenses) }
+        : { income: ZERO, expenses: ZERO },
     };
   }
 
@@ -314,7 +326,7 @@ export class SpendingQueries {
   ): Promise<Map<string, LargestTransaction>> {
     const best = new Map<string, Candidate>();
     if (entries.length === 0) return new Map();
-    const maxima = [...new Set(entries.map((entry) => entry.max.toFixed(2)))];
+    const maxima = [...new Set(entries.map((entry) => inDollars(entry.max).toFixed(2)))];
     const candidates = await this.db.query<Candidate & Record<string, unknown>>(this.candidates, [
       ...scope,
       maxima,
@@ -326,7 +338,7 @@ export class SpendingQueries {
       if (!isCounted(row)) continue;
       const entryKey = `${row.direction}\u0000${keyOf(row)}`;
       const max = maxByEntry.get(entryKey);
-      if (!max?.equals(exact(row.amount))) continue;
+      if (max !== cents(row.amount)) continue;
       const current = best.get(entryKey);
       if (
         !current ||
