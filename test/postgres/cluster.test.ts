@@ -5,7 +5,7 @@
  * service resumes by itself when it returns.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,9 +91,12 @@ describe('npm run cluster', () => {
   }, 60_000);
 });
 
+/** A token per shard, of a user that shard holds (set by 'one shard down'). */
+const tokensByShard = new Map<number, string>();
+
 describe('one shard down', () => {
   let server: RunningServer;
-  const tokens = new Map<number, string>();
+  const tokens = tokensByShard;
 
   /** The shard holding a user: its users bucket, as the coordinator routes it. */
   async function shardOf(userId: string): Promise<number> {
@@ -189,6 +192,69 @@ describe('one shard down', () => {
     expect(status).toBe(200);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   }, 60_000);
+});
+
+describe('one shard stalled', () => {
+  /** SIGSTOP / SIGCONT to every process of an instance (its postmaster and its children). */
+  async function signalInstance(name: string, signal: 'SIGSTOP' | 'SIGCONT') {
+    const pid = Number((await readFile(join(dir, name, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const { stdout } = await execFileAsync('pgrep', ['-P', String(pid)]).catch(() => ({
+      stdout: '',
+    }));
+    for (const child of stdout.split('\n').filter(Boolean)) process.kill(Number(child), signal);
+    process.kill(pid, signal);
+  }
+
+  it('answers 503 for its users within the query time limit and recovers', async () => {
+    const server = await startServer(
+      configOf({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        TODAY: DEMO_TODAY,
+        LOG_LEVEL: 'silent',
+        QUERY_TIMEOUT_MS: '2000',
+        RESPONSE_CACHE_MB: '0',
+        RATE_LIMIT_MAX: '0',
+        SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+        SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      }),
+    );
+    const ask = (token: string, month: number) =>
+      fetch(
+        `${server.url}/v2/users/spending?group_by=category&time_period=month&start_date=2026-${String(month).padStart(2, '0')}-01`,
+        { headers: bearer(token) },
+      );
+    try {
+      const up = tokensByShard.get(1);
+      const stalled = tokensByShard.get(2);
+      expect((await ask(stalled as string, 1)).status).toBe(200);
+      await signalInstance('shard2', 'SIGSTOP');
+      try {
+        const started = performance.now();
+        const [served, refused] = await Promise.all([
+          ask(up as string, 2),
+          ask(stalled as string, 2),
+        ]);
+        expect(served.status).toBe(200);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+        // The time limit, plus the client-side guard's second and some slack.
+        expect((performance.now() - started) / 1000).toBeLessThan(2 + 1 + 1.5);
+      } finally {
+        await signalInstance('shard2', 'SIGCONT');
+      }
+      const deadline = Date.now() + 40_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await ask(stalled as string, 3)).status;
+        if (status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 });
 
 describe('stopping', () => {

@@ -73,11 +73,17 @@ export class PgPool {
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
     const started = performance.now();
+    let client: pg.PoolClient | undefined;
     try {
-      const result = await this.pool.query<T>(sql, params as unknown[]);
+      client = await this.pool.connect();
+      const result = await client.query<T>(sql, params as unknown[]);
+      client.release();
       this.options.onQuery?.((performance.now() - started) / 1000, 'ok');
       return result.rows;
     } catch (error) {
+      // A connection whose statement failed on the wire (a client-side timeout while the
+      // coordinator still waits on a stalled shard) is closed, not handed to the next request.
+      client?.release(typeof (error as { code?: unknown }).code === 'string' ? undefined : true);
       const timedOut = (error as { code?: string }).code === '57014';
       this.options.onQuery?.((performance.now() - started) / 1000, timedOut ? 'timeout' : 'error');
       if (timedOut) {
