@@ -79,6 +79,11 @@ export function formatTable(rows: readonly Row[]): string {
       engine ? ms(engine.p99) : '',
     ];
   });
+  return markdownTable(header, lines);
+}
+
+/** A Markdown table, columns padded; the first two (names) left-aligned, the rest right. */
+function markdownTable(header: string[], lines: string[][]): string {
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
   );
@@ -229,16 +234,5 @@ export function formatSideBySide(rows: readonly Row[]): string {
       share(other.http.p99, row.http.p99),
     ]);
   }
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
-  );
-  const numeric = (column: number) => column >= 2;
-  const render = (cells: string[]) =>
-    `| ${cells
-      .map((cell, column) =>
-        numeric(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
-      )
-      .join(' | ')} |`;
-  const rule = `|${widths.map((width, column) => (numeric(column) ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
-  return [render(header), rule, ...lines.map(render)].join('\n');
+  return markdownTable(header, lines);
 }

@@ -1,12 +1,35 @@
-/** Stores on the test run's PostgreSQL cluster (setup/postgres-cluster.ts). */
-
+/** Stores on the test run's PostgreSQL cluster (setup/postgres-cluster.ts), and its tools. */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { newGeneration } from '../../src/build/publish.ts';
 import { loadGeneration } from '../../src/engines/postgres/publish.ts';
 import { configureShardServers } from '../../src/engines/postgres/topology.ts';
+import { REPO_ROOT } from './server.ts';
 import { makeTempDir } from './store.ts';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs one of the command-line tools (`scripts/<name>.ts`) as a process, without a
+ * DATABASE_URL from the environment; resolves with its exit code and output, never rejects.
+ */
+export async function runTool(name: string, args: string[]) {
+  try {
+    const { stdout, stderr } = await execFileAsync(
+      join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
+      [`scripts/${name}.ts`, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '' } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 const withDatabase = (url: string, database: string) => {
   const next = new URL(url);

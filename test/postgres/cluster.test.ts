@@ -15,23 +15,10 @@ import { DEMO_DIR } from '../../src/demo-data/demo.ts';
 import { controlInstance, stopCluster } from '../../src/engines/postgres/cluster.ts';
 import { BUCKETS } from '../../src/engines/postgres/schema.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
-import { bearer, configOf, DEMO_TODAY, DEMO_USERS, REPO_ROOT } from '../helpers/server.ts';
+import { runTool } from '../helpers/postgres.ts';
+import { bearer, configOf, DEMO_TODAY, DEMO_USERS } from '../helpers/server.ts';
 
 const execFileAsync = promisify(execFile);
-const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-
-async function cli(script: string, args: string[]) {
-  try {
-    const { stdout, stderr } = await execFileAsync(TSX, [`scripts/${script}.ts`, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: '' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 
@@ -49,7 +36,7 @@ afterAll(async () => {
 
 describe('npm run cluster', () => {
   it('explains itself and refuses wrong usage with exit code 2', async () => {
-    const help = await cli('cluster', ['--help']);
+    const help = await runTool('cluster', ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage:/);
     for (const args of [
@@ -57,28 +44,28 @@ describe('npm run cluster', () => {
       ['restart', '--dir', dir],
       ['start', '--dir', dir, '--shards', '0'],
     ]) {
-      const wrong = await cli('cluster', args);
+      const wrong = await runTool('cluster', args);
       expect(wrong.code, args.join(' ')).toBe(2);
       expect(wrong.stderr).toMatch(/--help/);
     }
-    const none = await cli('cluster', ['status', '--dir', join(dir, 'nothing')]);
+    const none = await runTool('cluster', ['status', '--dir', join(dir, 'nothing')]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no cluster/);
   });
 
   it('starts a cluster, prints DATABASE_URL last, and starting again is harmless', async () => {
     const port = String(42_000 + Math.floor(Math.random() * 15_000));
-    const started = await cli('cluster', ['start', '--dir', dir, '--fast', '--port', port]);
+    const started = await runTool('cluster', ['start', '--dir', dir, '--fast', '--port', port]);
     expect(started.code, started.stderr).toBe(0);
     expect(lastLine(started.stdout)).toBe(
       `DATABASE_URL=postgres://postgres@127.0.0.1:${port}/postgres`,
     );
     databaseUrl = lastLine(started.stdout).slice('DATABASE_URL='.length);
-    const again = await cli('cluster', ['start', '--dir', dir]);
+    const again = await runTool('cluster', ['start', '--dir', dir]);
     expect(again.code, again.stderr).toBe(0);
     expect(lastLine(again.stdout)).toBe(`DATABASE_URL=${databaseUrl}`);
     expect(again.stderr).toMatch(/already running/);
-    const status = await cli('cluster', ['status', '--dir', dir]);
+    const status = await runTool('cluster', ['status', '--dir', dir]);
     expect(status.code).toBe(0);
     expect(status.stdout.match(/running/g)).toHaveLength(3);
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -120,12 +107,12 @@ describe('one shard down', () => {
   }
 
   beforeAll(async () => {
-    const built = await cli('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
+    const built = await runTool('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
     expect(built.code, built.stderr).toBe(0);
     for (const user of DEMO_USERS) {
       const shard = await shardOf(user);
       if (tokens.has(shard)) continue;
-      const minted = await cli('token', ['--user', user, '--database', databaseUrl]);
+      const minted = await runTool('token', ['--user', user, '--database', databaseUrl]);
       tokens.set(shard, minted.stdout.trim());
     }
     expect([...tokens.keys()].sort()).toEqual([1, 2]);
@@ -259,9 +246,9 @@ describe('one shard stalled', () => {
 
 describe('stopping', () => {
   it('stops every server; status then exits 1', async () => {
-    const stopped = await cli('cluster', ['stop', '--dir', dir]);
+    const stopped = await runTool('cluster', ['stop', '--dir', dir]);
     expect(stopped.code, stopped.stderr).toBe(0);
-    const status = await cli('cluster', ['status', '--dir', dir]);
+    const status = await runTool('cluster', ['status', '--dir', dir]);
     expect(status.code).toBe(1);
     expect(status.stdout.match(/stopped/g)).toHaveLength(3);
   }, 60_000);

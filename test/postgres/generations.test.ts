@@ -4,38 +4,19 @@
  * serving, two stateless replicas answer identically and both follow a new generation within
  * a second, and tokens minted or revoked on the coordinator count from the next request.
  */
-import { execFile } from 'node:child_process';
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from '../../src/demo-data/demo.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
+import { createTestDatabase, runTool } from '../helpers/postgres.ts';
 import {
   bearer,
   DEMO_TODAY,
   DEMO_USERS,
-  REPO_ROOT,
   type ServerProcess,
   startServerProcess,
 } from '../helpers/server.ts';
 import { buildDemoStore, makeTempDir, mintTestToken } from '../helpers/store.ts';
-
-const execFileAsync = promisify(execFile);
-const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-
-async function cli(script: string, args: string[]) {
-  try {
-    const { stdout, stderr } = await execFileAsync(TSX, [`scripts/${script}.ts`, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: '' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const SPENDING = '/v2/users/spending?group_by=category&time_period=month';
 
@@ -60,10 +41,10 @@ let token: string;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  const built = await cli('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
+  const built = await runTool('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
   expect(built.code, built.stderr).toBe(0);
   expect(built.stderr).toMatch(/published generation [0-9a-f]{16}/);
-  const minted = await cli('token', ['--user', DEMO_USERS[0], '--database', databaseUrl]);
+  const minted = await runTool('token', ['--user', DEMO_USERS[0], '--database', databaseUrl]);
   expect(minted.code, minted.stderr).toBe(0);
   token = minted.stdout.trim();
   const env = { DATABASE_URL: databaseUrl, TODAY: DEMO_TODAY, STORE_POLL_MS: '100' };
@@ -160,14 +141,14 @@ describe('publishing a new generation', () => {
       join(bad, 'users.csv'),
       'id,name,email,phone,created_at\nusr_x,Someone,x@example.com,,not-a-time\n',
     );
-    const failed = await cli('build-db', ['--source', bad, '--database', databaseUrl]);
+    const failed = await runTool('build-db', ['--source', bad, '--database', databaseUrl]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/users\.csv:2: /);
     expect(failed.stderr).toMatch(/was not changed/);
     expect(await Promise.all(replicas.map(generationOf))).toEqual(before);
     expect((await get(replicas[0] as ServerProcess, SPENDING, token)).status).toBe(200);
 
-    const reloaded = await cli('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
+    const reloaded = await runTool('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
     expect(reloaded.code, reloaded.stderr).toBe(0);
     const published = /published generation ([0-9a-f]{16})/.exec(reloaded.stderr)?.[1];
     expect(published).toBeDefined();
@@ -189,7 +170,7 @@ describe('publishing a new generation', () => {
   });
 
   it('revoking a token on the coordinator refuses it from the next request on', async () => {
-    const minted = await cli('token', [
+    const minted = await runTool('token', [
       '--user',
       DEMO_USERS[1],
       '--name',
@@ -199,7 +180,7 @@ describe('publishing a new generation', () => {
     ]);
     const second = minted.stdout.trim();
     expect((await get(replicas[1] as ServerProcess, '/v1/user', second)).status).toBe(200);
-    const listed = await cli('token', [
+    const listed = await runTool('token', [
       '--list',
       '--user',
       DEMO_USERS[1],
@@ -207,12 +188,12 @@ describe('publishing a new generation', () => {
       databaseUrl,
     ]);
     expect(listed.stdout).toMatch(/ci/);
-    const revoked = await cli('token', ['--revoke', second, '--database', databaseUrl]);
+    const revoked = await runTool('token', ['--revoke', second, '--database', databaseUrl]);
     expect(revoked.code, revoked.stderr).toBe(0);
     for (const replica of replicas) {
       expect((await get(replica, '/v1/user', second)).status).toBe(401);
     }
-    const unknown = await cli('token', ['--user', 'usr_nobody', '--database', databaseUrl]);
+    const unknown = await runTool('token', ['--user', 'usr_nobody', '--database', databaseUrl]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/unknown user 'usr_nobody'/);
   });

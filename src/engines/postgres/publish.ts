@@ -304,12 +304,14 @@ async function publish(
       [options.generation, schema, options.source, PLATFORM_RULES_FINGERPRINT, shards],
     );
     await coordinator.query('INSERT INTO public.generations (schema_name) VALUES ($1)', [schema]);
+    // New hashes are added; a known one keeps its row, except that a revocation is applied.
     for (const token of options.tokens ?? []) {
       await coordinator.query(
         `INSERT INTO public.access_tokens (token_hash, user_id, name, created_at, expires_at, revoked_at)
          VALUES ($1, $2, $3, to_timestamp($4 / 1000.0) AT TIME ZONE 'UTC',
                  to_timestamp($5 / 1000.0) AT TIME ZONE 'UTC', to_timestamp($6 / 1000.0) AT TIME ZONE 'UTC')
-         ON CONFLICT (token_hash) DO NOTHING`,
+         ON CONFLICT (token_hash) DO UPDATE SET revoked_at = excluded.revoked_at
+           WHERE access_tokens.revoked_at IS NULL AND excluded.revoked_at IS NOT NULL`,
         [
           token.tokenHash,
           token.userId,
