@@ -51,7 +51,7 @@ describe('npm run cluster', () => {
     const none = await runTool('cluster', ['status', '--dir', join(dir, 'nothing')]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no cluster/);
-  });
+  }, 60_000);
 
   it('starts a cluster, prints DATABASE_URL last, and starting again is harmless', async () => {
     const port = String(42_000 + Math.floor(Math.random() * 15_000));

@@ -18,6 +18,9 @@ import {
 } from '../helpers/server.ts';
 import { buildDemoStore, makeTempDir, mintTestToken } from '../helpers/store.ts';
 
+/** Tests that run the CLIs as processes: seconds each on a busy 2-core machine. */
+const SLOW_TEST_MS = 120_000;
+
 const SPENDING = '/v2/users/spending?group_by=category&time_period=month';
 
 async function get(server: ServerProcess, path: string, token?: string) {
@@ -87,114 +90,126 @@ describe('replicas on one cluster', () => {
 });
 
 describe('the same data on both engines', () => {
-  it('gets the same answers from DuckDB and from the cluster, errors included', async () => {
-    const databasePath = await buildDemoStore();
-    const duckToken = await mintTestToken(databasePath, DEMO_USERS[0]);
-    const duckdb = await startServerProcess({ DATABASE_PATH: databasePath, TODAY: DEMO_TODAY });
-    try {
-      const paths = [
-        SPENDING,
-        '/v2/users/spending?group_by=merchant&time_period=week&include_income=true',
-        '/v2/users/spending?group_by=time_period&time_period=quarter&secondary_group_by=category',
-        '/v2/users/spending?group_by=time_period&time_period=day&start_date=2026-10-01&end_date=2026-10-01',
-        '/v1/users/spending',
-        '/v2/users/transactions?limit=20&offset=5',
-        '/v2/users/transactions?q=coffee&direction=DEBIT&min_amount=2',
-        '/v1/user',
-        '/v1/links',
-        '/v1/accounts',
-        '/v1/users/balances',
-        '/v1/users/income',
-        '/v1/users/liabilities',
-        '/v2/users/spending?group_by=nope&time_period=month',
-        '/v2/users/transactions?limit=0',
-      ];
-      for (const path of paths) {
-        const [cluster, embedded] = await Promise.all([
-          get(replicas[0] as ServerProcess, path, token),
-          get(duckdb, path, duckToken),
-        ]);
-        expect(cluster.status, path).toBe(embedded.status);
-        expect(stable(cluster.text), path).toBe(stable(embedded.text));
+  it(
+    'gets the same answers from DuckDB and from the cluster, errors included',
+    async () => {
+      const databasePath = await buildDemoStore();
+      const duckToken = await mintTestToken(databasePath, DEMO_USERS[0]);
+      const duckdb = await startServerProcess({ DATABASE_PATH: databasePath, TODAY: DEMO_TODAY });
+      try {
+        const paths = [
+          SPENDING,
+          '/v2/users/spending?group_by=merchant&time_period=week&include_income=true',
+          '/v2/users/spending?group_by=time_period&time_period=quarter&secondary_group_by=category',
+          '/v2/users/spending?group_by=time_period&time_period=day&start_date=2026-10-01&end_date=2026-10-01',
+          '/v1/users/spending',
+          '/v2/users/transactions?limit=20&offset=5',
+          '/v2/users/transactions?q=coffee&direction=DEBIT&min_amount=2',
+          '/v1/user',
+          '/v1/links',
+          '/v1/accounts',
+          '/v1/users/balances',
+          '/v1/users/income',
+          '/v1/users/liabilities',
+          '/v2/users/spending?group_by=nope&time_period=month',
+          '/v2/users/transactions?limit=0',
+        ];
+        for (const path of paths) {
+          const [cluster, embedded] = await Promise.all([
+            get(replicas[0] as ServerProcess, path, token),
+            get(duckdb, path, duckToken),
+          ]);
+          expect(cluster.status, path).toBe(embedded.status);
+          expect(stable(cluster.text), path).toBe(stable(embedded.text));
+        }
+        for (const server of [replicas[0] as ServerProcess, duckdb]) {
+          const refused = await get(server, SPENDING);
+          expect(refused.status).toBe(401);
+          expect(refused.text).toBe('{"detail":"Not authenticated"}');
+        }
+      } finally {
+        duckdb.child.kill('SIGTERM');
+        await duckdb.exited;
       }
-      for (const server of [replicas[0] as ServerProcess, duckdb]) {
-        const refused = await get(server, SPENDING);
-        expect(refused.status).toBe(401);
-        expect(refused.text).toBe('{"detail":"Not authenticated"}');
-      }
-    } finally {
-      duckdb.child.kill('SIGTERM');
-      await duckdb.exited;
-    }
-  });
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe('publishing a new generation', () => {
-  it('is followed by both replicas within a second; a failed load changes nothing', async () => {
-    const before = await Promise.all(replicas.map(generationOf));
-    expect(before[1]).toBe(before[0]);
+  it(
+    'is followed by both replicas within a second; a failed load changes nothing',
+    async () => {
+      const before = await Promise.all(replicas.map(generationOf));
+      expect(before[1]).toBe(before[0]);
 
-    // Bad input: the build stops on it, names the row, and the current generation serves on.
-    const bad = makeTempDir('bad-source');
-    await cp(DEMO_DIR, bad, { recursive: true });
-    await writeFile(
-      join(bad, 'users.csv'),
-      'id,name,email,phone,created_at\nusr_x,Someone,x@example.com,,not-a-time\n',
-    );
-    const failed = await runTool('build-db', ['--source', bad, '--database', databaseUrl]);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/users\.csv:2: /);
-    expect(failed.stderr).toMatch(/was not changed/);
-    expect(await Promise.all(replicas.map(generationOf))).toEqual(before);
-    expect((await get(replicas[0] as ServerProcess, SPENDING, token)).status).toBe(200);
+      // Bad input: the build stops on it, names the row, and the current generation serves on.
+      const bad = makeTempDir('bad-source');
+      await cp(DEMO_DIR, bad, { recursive: true });
+      await writeFile(
+        join(bad, 'users.csv'),
+        'id,name,email,phone,created_at\nusr_x,Someone,x@example.com,,not-a-time\n',
+      );
+      const failed = await runTool('build-db', ['--source', bad, '--database', databaseUrl]);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/users\.csv:2: /);
+      expect(failed.stderr).toMatch(/was not changed/);
+      expect(await Promise.all(replicas.map(generationOf))).toEqual(before);
+      expect((await get(replicas[0] as ServerProcess, SPENDING, token)).status).toBe(200);
 
-    const reloaded = await runTool('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
-    expect(reloaded.code, reloaded.stderr).toBe(0);
-    const published = /published generation ([0-9a-f]{16})/.exec(reloaded.stderr)?.[1];
-    expect(published).toBeDefined();
-    expect(published).not.toBe(before[0]);
-    const deadline = Date.now() + 1_000;
-    let seen: string[] = [];
-    while (Date.now() < deadline) {
-      seen = await Promise.all(replicas.map(generationOf));
-      if (seen.every((generation) => generation === published)) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(seen).toEqual([published, published]);
-    // The same data again: the same answers, and the token minted before still works.
-    const [first, second] = await Promise.all(
-      replicas.map((replica) => get(replica, SPENDING, token)),
-    );
-    expect(first?.status).toBe(200);
-    expect(stable(second?.text ?? '')).toBe(stable(first?.text ?? ''));
-  });
+      const reloaded = await runTool('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
+      expect(reloaded.code, reloaded.stderr).toBe(0);
+      const published = /published generation ([0-9a-f]{16})/.exec(reloaded.stderr)?.[1];
+      expect(published).toBeDefined();
+      expect(published).not.toBe(before[0]);
+      const deadline = Date.now() + 1_000;
+      let seen: string[] = [];
+      while (Date.now() < deadline) {
+        seen = await Promise.all(replicas.map(generationOf));
+        if (seen.every((generation) => generation === published)) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(seen).toEqual([published, published]);
+      // The same data again: the same answers, and the token minted before still works.
+      const [first, second] = await Promise.all(
+        replicas.map((replica) => get(replica, SPENDING, token)),
+      );
+      expect(first?.status).toBe(200);
+      expect(stable(second?.text ?? '')).toBe(stable(first?.text ?? ''));
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('revoking a token on the coordinator refuses it from the next request on', async () => {
-    const minted = await runTool('token', [
-      '--user',
-      DEMO_USERS[1],
-      '--name',
-      'ci',
-      '--database',
-      databaseUrl,
-    ]);
-    const second = minted.stdout.trim();
-    expect((await get(replicas[1] as ServerProcess, '/v1/user', second)).status).toBe(200);
-    const listed = await runTool('token', [
-      '--list',
-      '--user',
-      DEMO_USERS[1],
-      '--database',
-      databaseUrl,
-    ]);
-    expect(listed.stdout).toMatch(/ci/);
-    const revoked = await runTool('token', ['--revoke', second, '--database', databaseUrl]);
-    expect(revoked.code, revoked.stderr).toBe(0);
-    for (const replica of replicas) {
-      expect((await get(replica, '/v1/user', second)).status).toBe(401);
-    }
-    const unknown = await runTool('token', ['--user', 'usr_nobody', '--database', databaseUrl]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/unknown user 'usr_nobody'/);
-  });
+  it(
+    'revoking a token on the coordinator refuses it from the next request on',
+    async () => {
+      const minted = await runTool('token', [
+        '--user',
+        DEMO_USERS[1],
+        '--name',
+        'ci',
+        '--database',
+        databaseUrl,
+      ]);
+      const second = minted.stdout.trim();
+      expect((await get(replicas[1] as ServerProcess, '/v1/user', second)).status).toBe(200);
+      const listed = await runTool('token', [
+        '--list',
+        '--user',
+        DEMO_USERS[1],
+        '--database',
+        databaseUrl,
+      ]);
+      expect(listed.stdout).toMatch(/ci/);
+      const revoked = await runTool('token', ['--revoke', second, '--database', databaseUrl]);
+      expect(revoked.code, revoked.stderr).toBe(0);
+      for (const replica of replicas) {
+        expect((await get(replica, '/v1/user', second)).status).toBe(401);
+      }
+      const unknown = await runTool('token', ['--user', 'usr_nobody', '--database', databaseUrl]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/unknown user 'usr_nobody'/);
+    },
+    SLOW_TEST_MS,
+  );
 });

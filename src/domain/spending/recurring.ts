@@ -33,10 +33,12 @@ export function cents(amount: string): bigint {
 }
 
 /**
+ * The cadence half of is_recurring: at least three distinct dates whose median gap falls in a
+ * band, with three gaps in four inside it. Amounts matter only when this holds, so an engine
+ * may fetch them only for such entries.
  * @param dates distinct `YYYY-MM-DD` dates of the entry's transactions, ascending
- * @param amountsInCents every transaction's amount, in integer cents
  */
-export function isRecurring(dates: readonly string[], amountsInCents: readonly bigint[]): boolean {
+export function hasRecurringCadence(dates: readonly string[]): boolean {
   if (dates.length < MIN_DISTINCT_DATES) return false;
   const days = dates.map(dayNumber);
   const gaps = days.slice(1).map((day, i) => BigInt(day - (days[i] as number)));
@@ -46,8 +48,16 @@ export function isRecurring(dates: readonly string[], amountsInCents: readonly b
   );
   if (!band) return false;
   const inBand = gaps.filter((gap) => gap >= band.min && gap <= band.max).length;
-  if (4 * inBand < 3 * gaps.length) return false;
+  return 4 * inBand >= 3 * gaps.length;
+}
 
+/**
+ * @param dates distinct `YYYY-MM-DD` dates of the entry's transactions, ascending
+ * @param amountsInCents every transaction's amount, in integer cents (read only when the
+ *   dates have a cadence)
+ */
+export function isRecurring(dates: readonly string[], amountsInCents: readonly bigint[]): boolean {
+  if (!hasRecurringCadence(dates)) return false;
   // |amount - median| <= 25% of median, in doubled units: 4 * |2a - 2m| <= 2m.
   const medianAmount2 = doubledMedian([...amountsInCents].sort(ascending));
   const steady = amountsInCents.filter((amount) => {

@@ -24,7 +24,7 @@ import {
   UNCATEGORIZED,
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
-import { cents } from '../../domain/spending/recurring.ts';
+import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
 import type { PgPool, SqlParam } from './pool.ts';
 import { ROLLUP_TABLE } from './schema.ts';
 
@@ -54,9 +54,9 @@ const dailySql = (s: string) => `
     r.to_platform`;
 
 /**
- * How many counted rows of each merchant have each amount (is_recurring reads the amounts'
- * median and spread): $6 include_income, $7 categories. Distinct amounts, not rows: a heavy
- * user's groceries repeat their cents.
+ * How many counted rows of the given merchants have each amount (is_recurring reads the
+ * amounts' median and spread, once the dates have a cadence): $6 include_income, $7
+ * categories, $8 merchant names, $9 also the rows without one (the Unknown entry).
  */
 const merchantAmountsSql = (s: string) => `
   SELECT t.direction, t.merchant_name, t.amount, count(*) AS count
@@ -64,6 +64,8 @@ const merchantAmountsSql = (s: string) => `
   WHERE ${SCOPED} AND NOT t.to_platform
     AND (t.direction = 'DEBIT' OR $6::boolean)
     AND (cardinality($7::text[]) = 0 OR t.category = ANY($7::text[]))
+    AND (t.merchant_name = ANY($8::text[])
+         OR ($9::boolean AND (t.merchant_name IS NULL OR t.merchant_name = '')))
   GROUP BY t.user_id, t.direction, t.merchant_name, t.amount`;
 
 /** Counted rows (not to an investment platform) whose amount is one of $6. */
@@ -160,16 +162,8 @@ export class SpendingQueries {
       query.accountIds,
     ];
     const listsIds = singleDayTransactionIds(query);
-    const [groups, amountRows, idRows] = await Promise.all([
+    const [groups, idRows] = await Promise.all([
       this.db.query<DailyGroup & Record<string, unknown>>(this.daily, scope),
-      query.groupBy === 'merchant'
-        ? this.db.query<{
-            direction: 'DEBIT' | 'CREDIT';
-            merchant_name: string | null;
-            amount: string;
-            count: string;
-          }>(this.merchantAmounts, [...scope, query.includeIncome, query.categories])
-        : null,
       listsIds
         ? this.db.query<{ id: string; direction: 'DEBIT' | 'CREDIT'; category: string }>(
             this.ids,
@@ -255,13 +249,10 @@ export class SpendingQueries {
       });
     }
 
-    for (const row of amountRows ?? []) {
-      const entry = entries.get(`${row.direction}\u0000${merchantOf(row.merchant_name)}`);
-      const each = cents(row.amount);
-      for (let i = Number(row.count); i > 0; i--) entry?.amountsInCents.push(each);
-    }
-
-    const largest = await this.largest(scope, [...entries.values()], keyOf, isCounted);
+    const [largest] = await Promise.all([
+      this.largest(scope, [...entries.values()], keyOf, isCounted),
+      query.groupBy === 'merchant' ? this.fillAmounts(query, scope, entries) : null,
+    ]);
     const ids = new Map<string, string[]>();
     for (const row of idRows ?? []) {
       if (!isCounted(row)) continue;
@@ -312,6 +303,39 @@ export class SpendingQueries {
         ? { income: inDollars(income), expenses: inDollars(expenses) }
         : { income: ZERO, expenses: ZERO },
     };
+  }
+
+  /**
+   * The amounts of the merchant entries whose dates have a recurring cadence (the others are
+   * not recurring whatever their amounts): a heavy user's daily merchants need none.
+   */
+  private async fillAmounts(
+    query: SpendingQuery,
+    scope: SqlParam[],
+    entries: Map<string, EntryState>,
+  ): Promise<void> {
+    const names = new Set<string>();
+    for (const entry of entries.values()) {
+      if (hasRecurringCadence([...entry.dates].sort())) names.add(entry.key);
+    }
+    if (names.size === 0) return;
+    const rows = await this.db.query<{
+      direction: 'DEBIT' | 'CREDIT';
+      merchant_name: string | null;
+      amount: string;
+      count: string;
+    }>(this.merchantAmounts, [
+      ...scope,
+      query.includeIncome,
+      query.categories,
+      [...names],
+      names.has(UNKNOWN_MERCHANT),
+    ]);
+    for (const row of rows) {
+      const entry = entries.get(`${row.direction}\u0000${merchantOf(row.merchant_name)}`);
+      const each = cents(row.amount);
+      for (let i = Number(row.count); i > 0; i--) entry?.amountsInCents.push(each);
+    }
   }
 
   /**
