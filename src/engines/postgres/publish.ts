@@ -2,8 +2,9 @@
  * Loading a built store into the sharded cluster as a new generation, and publishing it.
  *
  * build-db validates and derives exactly as for DuckDB (into a scratch DuckDB file); this
- * module copies that file's tables into a fresh schema on the coordinator and the shards,
- * indexes and analyzes the shards, then names the new schema in `public.store_meta` in one
+ * module copies that file's tables into a fresh schema on the coordinator and the shards (each
+ * bucket's rows straight into its shard), indexes the shards and derives the spending rollup
+ * there, analyzes both sides, then names the new schema in `public.store_meta` in one
  * transaction: a reader sees the old generation or the new, never a mix. A failed load drops
  * its schema and leaves the current generation serving. The generation before the current one
  * is kept, so requests already running on it finish; older ones are dropped.
