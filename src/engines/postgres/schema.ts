@@ -92,13 +92,14 @@ export const PARTITION_KEY: Record<ShardedTable, string> = {
 
 /**
  * The indexes of each bucket table on its shard: the user first, then how it is read. The
- * spending analysis finds each entry's largest transaction by amount (user_id, amount).
+ * spending analysis finds each entry's largest transaction by amount (user_id, amount), and the
+ * amounts of a few recurring-looking merchants by name (user_id, merchant_name).
  */
 const SHARD_INDEXES: Record<ShardedTable, string[]> = {
   users: ['id'],
   links: ['user_id, created_at, id'],
   accounts: ['user_id, id'],
-  transactions: ['user_id, transacted_at, id', 'user_id, amount'],
+  transactions: ['user_id, transacted_at, id', 'user_id, amount', 'user_id, merchant_name'],
   balances: ['user_id, account_id, as_of'],
   pay_statements: ['user_id, pay_date, id'],
   liabilities: ['user_id, account_id'],
