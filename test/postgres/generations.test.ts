@@ -8,6 +8,7 @@ import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from '../../src/demo-data/demo.ts';
+import { generateToken, hashToken } from '../../src/tokens/token.ts';
 import { createTestDatabase, runTool } from '../helpers/postgres.ts';
 import {
   bearer,
@@ -209,6 +210,31 @@ describe('publishing a new generation', () => {
       const unknown = await runTool('token', ['--user', 'usr_nobody', '--database', databaseUrl]);
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toMatch(/unknown user 'usr_nobody'/);
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'takes tokens issued upstream with the data, and applies a revocation in a later load',
+    async () => {
+      const upstream = generateToken();
+      const source = makeTempDir('tokens-source');
+      await cp(DEMO_DIR, source, { recursive: true });
+      const row = (revokedAt: string) =>
+        `token_hash,user_id,name,created_at,expires_at,revoked_at\n${hashToken(upstream)},${DEMO_USERS[2]},upstream,2026-01-01T00:00:00Z,,${revokedAt}\n`;
+      await writeFile(join(source, 'access_tokens.csv'), row(''));
+      const loaded = await runTool('build-db', ['--source', source, '--database', databaseUrl]);
+      expect(loaded.code, loaded.stderr).toBe(0);
+      expect((await get(replicas[0] as ServerProcess, '/v1/user', upstream)).status).toBe(200);
+      // Tokens minted on the coordinator before survive the reload.
+      expect((await get(replicas[0] as ServerProcess, '/v1/user', token)).status).toBe(200);
+
+      await writeFile(join(source, 'access_tokens.csv'), row('2026-02-01T00:00:00Z'));
+      const revoked = await runTool('build-db', ['--source', source, '--database', databaseUrl]);
+      expect(revoked.code, revoked.stderr).toBe(0);
+      for (const replica of replicas) {
+        expect((await get(replica, '/v1/user', upstream)).status).toBe(401);
+      }
     },
     SLOW_TEST_MS,
   );
