@@ -51,6 +51,7 @@ type Progress = (line: string) => void;
 const GENERATOR_FILES = ['src/demo-data', 'scripts/fixtures.ts'];
 const BUILDER_FILES = [
   'src/build/build.ts',
+  'src/build/derived.ts',
   'src/build/validate.ts',
   'src/build/publish.ts',
   'src/build/schema.ts',

@@ -5,6 +5,7 @@
  * BIGINT as strings); shape.ts turns them into the response.
  */
 
+import { SPENDING_ROLLUP_TABLE } from '../../build/derived.ts';
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
 import {
@@ -32,39 +33,67 @@ const CASH_FLOW_SQL = `
   FROM scoped
   WHERE $9::BOOLEAN`;
 
-/** The account facts: joined from accounts, or copied onto the transaction row by build-db. */
-const ACCOUNT = (derived: boolean) =>
-  derived
-    ? { user: 't.account_user_id', type: 't.account_type', link: 't.account_link_id' }
-    : { user: 'a.user_id', type: 'a.type', link: 'a.link_id' };
+/**
+ * Where the scoped rows come from, fastest first:
+ * - `rollup`: the per-day groups build-db derives (build/derived.ts), each with its totals, its
+ *   largest row and its amounts; it cannot list transaction ids;
+ * - `rows`: the transactions, with the account facts and the platform flag build-db copies onto
+ *   each row;
+ * - `joined`: the transactions joined with their accounts, the platform patterns matched per
+ *   request (a store built by an older build-db, or with other platform rules).
+ * The three answer identically (test/spending-derived.test.ts).
+ */
+export type SpendingSource = 'rollup' | 'rows' | 'joined';
+
+/** The columns every source yields per scoped row or group, before the link/account scope. */
+const SOURCE_SQL: Record<SpendingSource, string> = {
+  rollup: `
+  SELECT day, amount, count, max_amount, largest.id AS largest_id,
+    largest.description AS largest_description,
+    largest.merchant_category_code AS largest_mcc, amounts, direction, merchant_name, category,
+    subcategory, to_platform, account_id, account_link_id
+  FROM ${SPENDING_ROLLUP_TABLE}
+  WHERE user_id = $1::VARCHAR AND day BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE`,
+  rows: `
+  SELECT t.transacted_at AS day, t.amount, 1 AS count, t.amount AS max_amount,
+    t.id AS largest_id, t.description AS largest_description,
+    t.merchant_category_code AS largest_mcc, [t.amount] AS amounts, t.direction,
+    t.merchant_name, t.category, t.subcategory, t.to_platform, t.account_id, t.account_link_id
+  FROM transactions t
+  WHERE t.user_id = $1::VARCHAR AND t.account_user_id = $1::VARCHAR
+    AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
+    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND t.account_type <> 'investment'`,
+  joined: `
+  SELECT t.transacted_at AS day, t.amount, 1 AS count, t.amount AS max_amount,
+    t.id AS largest_id, t.description AS largest_description,
+    t.merchant_category_code AS largest_mcc, [t.amount] AS amounts, t.direction,
+    t.merchant_name, t.category, t.subcategory, ${toPlatformSql('t')} AS to_platform,
+    t.account_id, a.link_id AS account_link_id
+  FROM transactions t JOIN accounts a ON a.id = t.account_id
+  WHERE t.user_id = $1::VARCHAR AND a.user_id = $1::VARCHAR
+    AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
+    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND a.type <> 'investment'`,
+};
 
 /**
  * $1 user, $2/$3 window, $4 link_id or '' (a NULL would bind untyped), $5 account ids, $6 categories, $7 date_trunc unit,
- * $8 include_income, $9 with cash flow, $10 (period variant only) with transaction ids.
+ * $8 include_income, $9 with cash flow, $10 (period variant of a row source only) with
+ * transaction ids.
  * Every parameter is cast to its type: an untyped one makes DuckDB rebind the statement on each
  * execution, recompiling every regular expression (about 7 ms).
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
- * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs.
- * With `derived` (stores built with the current platform rules, see build/derived.ts)
- * the account facts and the platform flag are read from the transaction row instead of a join
- * and per-request pattern matching; the rules applied are the same.
+ * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs. Each of its
+ * rows is a group of `count` transactions (one, from a row source): totals are sums of sums.
  */
-const countedCtes = (derived: boolean) => `
+const countedCtes = (source: SpendingSource) => `
 WITH scoped AS MATERIALIZED (
-  SELECT t.id, t.transacted_at AS day, t.amount, t.direction, t.description, t.merchant_name,
-    t.category, t.subcategory, t.merchant_category_code,
-    ${derived ? 't.to_platform' : toPlatformSql('t')} AS to_platform
-  FROM transactions t
-  ${derived ? '' : 'JOIN accounts a ON a.id = t.account_id'}
-  WHERE t.user_id = $1::VARCHAR AND ${ACCOUNT(derived).user} = $1::VARCHAR
-    AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
-    AND NOT t.is_hidden AND NOT t.is_internal_transfer
-    AND ${ACCOUNT(derived).type} <> 'investment'
-    AND ($4::VARCHAR = '' OR ${ACCOUNT(derived).link} = $4::VARCHAR)
-    AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], t.account_id))
+  SELECT * FROM (${SOURCE_SQL[source]}) s
+  WHERE ($4::VARCHAR = '' OR s.account_link_id = $4::VARCHAR)
+    AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], s.account_id))
 ),
 counted AS MATERIALIZED (
-  SELECT id, day, amount, direction, description, merchant_category_code, merchant_name, category,
+  SELECT day, amount, count, max_amount, largest_id, largest_description, largest_mcc, amounts,
+    direction, merchant_name, category,
     coalesce(nullif(merchant_name, ''), '${UNKNOWN_MERCHANT}') AS merchant,
     coalesce(nullif(subcategory, ''), '${UNCATEGORIZED}') AS subcategory,
     date_trunc($7::VARCHAR, day)::DATE AS period
@@ -74,9 +103,10 @@ counted AS MATERIALIZED (
     AND (len($6::VARCHAR[]) = 0 OR list_contains($6::VARCHAR[], category::VARCHAR))
 )`;
 
-const LARGEST = `first({'transaction_id': id, 'amount': amount, 'date': day,
-    'description': description, 'merchant_category_code': merchant_category_code}
-    ORDER BY amount DESC, day DESC, id) AS largest`;
+/** A group's largest row is its largest amount's smallest id; across groups, the latest day. */
+const LARGEST = `first({'transaction_id': largest_id, 'amount': max_amount, 'date': day,
+    'description': largest_description, 'merchant_category_code': largest_mcc}
+    ORDER BY max_amount DESC, day DESC, largest_id) AS largest`;
 
 const ENTRY_KEY: Record<GroupBy, string> = {
   category: 'category',
@@ -85,10 +115,18 @@ const ENTRY_KEY: Record<GroupBy, string> = {
 };
 
 /** Per group_by: what the listed entries need beyond their totals. */
-const ENTRY_EXTRAS: Record<GroupBy, string> = {
-  category: '',
-  merchant: `, list(DISTINCT day ORDER BY day) AS dates, list(amount) AS amounts`,
-  time_period: `, list(id ORDER BY id) FILTER (WHERE $10::BOOLEAN) AS transaction_ids`,
+const entryExtras = (groupBy: GroupBy, source: SpendingSource): string => {
+  switch (groupBy) {
+    case 'category':
+      return '';
+    case 'merchant':
+      return `, list(DISTINCT day ORDER BY day) AS dates, flatten(list(amounts)) AS amounts`;
+    case 'time_period':
+      // Only a row source knows ids: the single-day query that lists them reads rows.
+      return source === 'rollup'
+        ? ''
+        : `, list(largest_id ORDER BY largest_id) FILTER (WHERE $10::BOOLEAN) AS transaction_ids`;
+  }
 };
 
 const BREAKDOWN_COLUMN: Record<BreakdownKey, string> = {
@@ -101,23 +139,23 @@ const BREAKDOWN_COLUMN: Record<BreakdownKey, string> = {
 function analysisSql(
   groupBy: GroupBy,
   secondary: SecondaryGroupBy | null,
-  derived: boolean,
+  source: SpendingSource,
 ): string {
   const key = ENTRY_KEY[groupBy];
   const sets = breakdownSets(groupBy, secondary);
   // Only columns of some grouping set may be selected; the others read as NULL (UNION BY NAME).
   const keys = [...new Set(sets.flat())];
-  return `${countedCtes(derived)}
+  return `${countedCtes(source)}
   SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount) AS amount,
-    count(*) AS count, ${LARGEST}${ENTRY_EXTRAS[groupBy]}
+    sum(count) AS count, ${LARGEST}${entryExtras(groupBy, source)}
   FROM counted GROUP BY direction, ${key}
   UNION ALL BY NAME
   SELECT 'breakdown' AS part, direction, ${keys.map((k) => BREAKDOWN_COLUMN[k]).join(', ')},
-    sum(amount) AS amount, count(*) AS count
+    sum(amount) AS amount, sum(count) AS count
   FROM counted
   GROUP BY GROUPING SETS (${sets.map((set) => `(direction, ${set.join(', ')})`).join(', ')})
   UNION ALL BY NAME
-  SELECT 'summary' AS part, sum(amount) AS amount, count(*) AS count,
+  SELECT 'summary' AS part, sum(amount) AS amount, sum(count) AS count,
     count(DISTINCT merchant_name) FILTER (WHERE merchant_name <> '') AS unique_merchants
   FROM counted WHERE direction = 'DEBIT'
   UNION ALL BY NAME
@@ -129,12 +167,12 @@ const SQL_BY_VARIANT = new Map<string, string>();
 export function sqlFor(
   groupBy: GroupBy,
   secondary: SecondaryGroupBy | null,
-  derived = false,
+  source: SpendingSource,
 ): string {
-  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}/${derived}`;
+  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}/${source}`;
   let sql = SQL_BY_VARIANT.get(variant);
   if (!sql) {
-    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null, derived);
+    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null, source);
     SQL_BY_VARIANT.set(variant, sql);
   }
   return sql;
@@ -164,23 +202,29 @@ const flowOf = (direction: AnalysisRow['direction']): Flow =>
 const defined = <T>(value: T | null): T | undefined => value ?? undefined;
 
 /**
- * Does the store hold derived columns computed with our platform rules? Asked once per store
- * when it is opened; a store built before the fingerprint existed has no such column.
+ * The fastest source the store offers (SpendingSource), asked once per store when it is opened.
+ * The stored platform flag counts only when the store records our platform rules' fingerprint;
+ * a store built before the fingerprint, or before the rollup, lacks the column or the table.
  */
-export function hasCurrentDerivedColumns(db: Pick<DuckDbPool, 'query'>): Promise<boolean> {
-  return db
+export async function spendingSourceOf(db: Pick<DuckDbPool, 'query'>): Promise<SpendingSource> {
+  const current = await db
     .query<{ platform_rules: unknown }>('SELECT platform_rules FROM store_meta LIMIT 1')
     .then(
       (rows) => rows[0]?.platform_rules === PLATFORM_RULES_FINGERPRINT,
       () => false,
     );
+  if (!current) return 'joined';
+  return db.query(`SELECT largest, amounts FROM ${SPENDING_ROLLUP_TABLE} LIMIT 0`).then(
+    () => 'rollup',
+    () => 'rows',
+  );
 }
 
-/** `derived`: the store holds current derived columns (hasCurrentDerivedColumns). */
+/** `source`: the store's fastest (spendingSourceOf). */
 export async function spendingAggregates(
   db: DuckDbPool,
   query: SpendingQuery,
-  derived: boolean,
+  source: SpendingSource,
 ): Promise<SpendingAggregates> {
   const params: SqlParam[] = [
     query.userId,
@@ -193,10 +237,13 @@ export async function spendingAggregates(
     query.includeIncome,
     query.withCashFlow,
   ];
-  // Only the period variant lists transaction ids; DuckDB rejects an unused parameter.
-  if (query.groupBy === 'time_period') params.push(singleDayTransactionIds(query));
+  const listsIds = singleDayTransactionIds(query);
+  // The rollup holds no ids: the one query that lists them (a single day) reads the rows.
+  const read = source === 'rollup' && listsIds ? 'rows' : source;
+  // Only the period variant of a row source lists ids; DuckDB rejects an unused parameter.
+  if (query.groupBy === 'time_period' && read !== 'rollup') params.push(listsIds);
   const rows = await db.query<AnalysisRow & Record<string, unknown>>(
-    sqlFor(query.groupBy, query.secondaryGroupBy, derived),
+    sqlFor(query.groupBy, query.secondaryGroupBy, read),
     params,
   );
   const aggregates: SpendingAggregates = {
