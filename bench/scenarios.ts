@@ -140,6 +140,7 @@ export function mainScenarios(): Scenario[] {
     heavy('time_period', 1),
     heavy('category', 4),
     {
+      quick: true,
       name: 'transactions page (50)',
       connections: 32,
       ceiling: 'engine',

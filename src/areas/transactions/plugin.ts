@@ -12,11 +12,7 @@ import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { pageRequest, paginated } from '../../http/pagination.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { notFoundResponse, protectedResponses, validationResponse } from '../../http/schemas.ts';
-import type {
-  DailyTotalRecord,
-  TransactionFilters,
-  TransactionRecord,
-} from '../../port/read-port.ts';
+import type { DailyTotalRecord, TransactionFilters } from '../../port/read-port.ts';
 import { resolveCategories } from '../categories/filter.ts';
 import { TransactionListQuery } from './query.ts';
 import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';

@@ -91,6 +91,7 @@ export class DuckDbPool {
       enable_external_access: 'false',
       autoload_known_extensions: 'false',
       autoinstall_known_extensions: 'false',
+      late_materialization_max_rows: '0',
       lock_configuration: 'true',
     });
     const pool: PooledConnection[] = [];

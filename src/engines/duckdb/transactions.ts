@@ -8,23 +8,51 @@ import type {
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /**
- * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
- * $6 categories, $7 direction ('' none), $8/$9 amount bounds (NULL: open), $10 lower-cased text
- * ('' none). Every parameter is cast to its type (an untyped one is rebound on each run).
+ * The WHERE clause of the user's transactions that match the filters, with only the filters in
+ * use (an unused one still costs its evaluation per row), and its parameters from `$1` on. Each
+ * parameter is cast to its type (an untyped one is rebound on each run); the statement text
+ * depends only on which filters are in use, so each shape is prepared once per connection.
  */
-const MATCHING = `
-  t.user_id = $1::VARCHAR
-  AND ($2::DATE IS NULL OR t.transacted_at >= $2::DATE)
-  AND ($3::DATE IS NULL OR t.transacted_at <= $3::DATE)
-  AND (len($4::VARCHAR[]) = 0 OR list_contains($4::VARCHAR[], t.account_id))
-  AND ($5::VARCHAR = '' OR t.account_id IN
-       (SELECT id FROM accounts WHERE user_id = $1::VARCHAR AND link_id = $5::VARCHAR))
-  AND (len($6::VARCHAR[]) = 0 OR list_contains($6::VARCHAR[], t.category::VARCHAR))
-  AND ($7::VARCHAR = '' OR t.direction::VARCHAR = $7::VARCHAR)
-  AND ($8::DECIMAL(38, 2) IS NULL OR t.amount >= $8::DECIMAL(38, 2))
-  AND ($9::DECIMAL(38, 2) IS NULL OR t.amount <= $9::DECIMAL(38, 2))
-  AND ($10::VARCHAR = '' OR contains(lower(t.description), $10::VARCHAR)
-       OR contains(lower(coalesce(t.merchant_name, '')), $10::VARCHAR))`;
+function matching(
+  userId: string,
+  filters: TransactionFilters,
+): { where: string; params: SqlParam[] } {
+  const params: SqlParam[] = [userId];
+  const param = (value: SqlParam, type: string) => {
+    params.push(value);
+    return `$${params.length}::${type}`;
+  };
+  const conditions = [`t.user_id = $1::VARCHAR`];
+  if (filters.from !== null) conditions.push(`t.transacted_at >= ${param(filters.from, 'DATE')}`);
+  if (filters.to !== null) conditions.push(`t.transacted_at <= ${param(filters.to, 'DATE')}`);
+  if (filters.accountIds.length > 0) {
+    conditions.push(`list_contains(${param(filters.accountIds, 'VARCHAR[]')}, t.account_id)`);
+  }
+  if (filters.linkId !== null) {
+    conditions.push(`t.account_id IN (SELECT id FROM accounts
+       WHERE user_id = $1::VARCHAR AND link_id = ${param(filters.linkId, 'VARCHAR')})`);
+  }
+  if (filters.categories.length > 0) {
+    conditions.push(
+      `list_contains(${param(filters.categories, 'VARCHAR[]')}, t.category::VARCHAR)`,
+    );
+  }
+  if (filters.direction !== null) {
+    conditions.push(`t.direction::VARCHAR = ${param(filters.direction, 'VARCHAR')}`);
+  }
+  if (filters.minAmount !== null) {
+    conditions.push(`t.amount >= ${param(filters.minAmount, 'DECIMAL(38, 2)')}`);
+  }
+  if (filters.maxAmount !== null) {
+    conditions.push(`t.amount <= ${param(filters.maxAmount, 'DECIMAL(38, 2)')}`);
+  }
+  if (filters.text !== null) {
+    const text = param(filters.text, 'VARCHAR');
+    conditions.push(`(contains(lower(t.description), ${text})
+       OR contains(lower(coalesce(t.merchant_name, '')), ${text}))`);
+  }
+  return { where: conditions.join('\n  AND '), params };
+}
 
 /**
  * The listed columns and where they come from. A store built with the account facts copied onto
@@ -44,15 +72,44 @@ const COLUMNS = (type: string) => `t.id, t.external_id, t.account_id, t.transact
          t.merchant_category_code, t.is_hidden, t.is_internal_transfer,
          coalesce(${type} = 'investment', false) AS is_investment_account`;
 
-/** $11 LIMIT (null: all), $12 OFFSET. */
-const PAGE_SQL = (accountFacts: boolean) => {
+/**
+ * A page and the count of every matching transaction in one statement (a window aggregate,
+ * computed before the page is cut). Beyond the last page no row carries the count.
+ */
+const pageSql = (accountFacts: boolean, where: string, limit: string, offset: string) => {
+  const { from, type } = SOURCE(accountFacts);
+  return `
+  SELECT ${COLUMNS(type)}, count(*) OVER () AS total_count
+  FROM ${from}
+  WHERE ${where}
+  ORDER BY t.transacted_at DESC, t.id DESC
+  LIMIT ${limit} OFFSET ${offset}`;
+};
+
+/**
+ * Totals of the days from `oldest` to `newest` (the page's), over every matching transaction of
+ * those days. The page is a run of the matching transactions in date order, so every day in
+ * between that has one is on the page: these are exactly the page's days, each counted whole.
+ * (Per-day window aggregates in the page statement cost DuckDB twice as much.)
+ */
+const dailyTotalsSql = (where: string, oldest: string, newest: string) => `
+  SELECT t.transacted_at AS date,
+         coalesce(sum(t.amount) FILTER (WHERE t.direction = 'DEBIT'), 0) AS debits,
+         coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
+         count(*) AS count
+  FROM transactions t
+  WHERE ${where} AND t.transacted_at BETWEEN ${oldest} AND ${newest}
+  GROUP BY t.transacted_at
+  ORDER BY t.transacted_at DESC`;
+
+/** Every matching row, newest first (the unpaginated list, streamed). */
+const listSql = (accountFacts: boolean, where: string) => {
   const { from, type } = SOURCE(accountFacts);
   return `
   SELECT ${COLUMNS(type)}
   FROM ${from}
-  WHERE ${MATCHING}
-  ORDER BY t.transacted_at DESC, t.id DESC
-  LIMIT $11 OFFSET $12`;
+  WHERE ${where}
+  ORDER BY t.transacted_at DESC, t.id DESC`;
 };
 
 /** $1 user, $2 id. */
@@ -64,51 +121,21 @@ const ONE_SQL = (accountFacts: boolean) => {
   WHERE t.user_id = $1::VARCHAR AND t.id = $2::VARCHAR`;
 };
 
-/** The two variants of each, built once: a constant text per variant keeps statements prepared. */
-const PAGE = { true: PAGE_SQL(true), false: PAGE_SQL(false) };
 const ONE = { true: ONE_SQL(true), false: ONE_SQL(false) };
 
-/**
- * Totals of the days from $11 to $12 (the page's oldest and newest), over every matching transaction
- * of those days. The page is a run of the matching transactions in date order, so every day in
- * between that has one is on the page: these are exactly the page's days, each counted whole.
- */
-const DAILY_TOTALS_SQL = `
-  SELECT t.transacted_at AS date,
-         coalesce(sum(t.amount) FILTER (WHERE t.direction = 'DEBIT'), 0) AS debits,
-         coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
-         count(*) AS count
-  FROM transactions t
-  WHERE ${MATCHING} AND t.transacted_at BETWEEN $11::DATE AND $12::DATE
-  GROUP BY t.transacted_at
-  ORDER BY t.transacted_at DESC`;
-
-const COUNT_SQL = `SELECT count(*) AS count FROM transactions t WHERE ${MATCHING}`;
-
+type PageRow = TransactionRecord & { total_count: string };
 type DailyTotalRow = { date: string; debits: string; credits: string; count: string };
-
-/** The parameters of MATCHING, in order. */
-function matchingParams(userId: string, filters: TransactionFilters): SqlParam[] {
-  return [
-    userId,
-    filters.from,
-    filters.to,
-    filters.accountIds,
-    filters.linkId ?? '',
-    filters.categories,
-    filters.direction ?? '',
-    filters.minAmount,
-    filters.maxAmount,
-    filters.text ?? '',
-  ];
-}
 
 export async function transactionCount(
   db: DuckDbPool,
   userId: string,
   filters: TransactionFilters,
 ): Promise<number> {
-  const [row] = await db.query<{ count: string }>(COUNT_SQL, matchingParams(userId, filters));
+  const { where, params } = matching(userId, filters);
+  const [row] = await db.query<{ count: string }>(
+    `SELECT count(*) AS count FROM transactions t WHERE ${where}`,
+    params,
+  );
   return Number(row?.count ?? 0);
 }
 
@@ -118,11 +145,11 @@ export function transactionChunks(
   userId: string,
   filters: TransactionFilters,
 ): AsyncIterable<TransactionRecord[]> {
-  return db.stream<TransactionRecord & Record<string, unknown>>(PAGE[`${accountFacts}`], [
-    ...matchingParams(userId, filters),
-    null,
-    0,
-  ]);
+  const { where, params } = matching(userId, filters);
+  return db.stream<TransactionRecord & Record<string, unknown>>(
+    listSql(accountFacts, where),
+    params,
+  );
 }
 
 /** `accountFacts`: the store's transactions carry their account's type (hasAccountFacts). */
@@ -133,29 +160,34 @@ export async function transactions(
   filters: TransactionFilters,
   page: PageWindow,
 ): Promise<TransactionsPage> {
-  const matching = matchingParams(userId, filters);
-  const [rows, total] = await Promise.all([
-    db.query<TransactionRecord & Record<string, unknown>>(PAGE[`${accountFacts}`], [
-      ...matching,
-      page.limit,
-      page.offset,
-    ]),
-    page.limit === null ? null : transactionCount(db, userId, filters),
-  ]);
+  const { where, params } = matching(userId, filters);
+  // LIMIT NULL: every row.
+  const limit = `$${params.length + 1}::BIGINT`;
+  const offset = `$${params.length + 2}::BIGINT`;
+  const found = await db.query<PageRow & Record<string, unknown>>(
+    pageSql(accountFacts, where, limit, offset),
+    [...params, page.limit, page.offset],
+  );
+  const rows = found.map(({ total_count, ...row }): TransactionRecord => row);
   // The page's days run from its last row to its first (newest first); none when empty.
   const newest = rows[0];
   const oldest = rows.at(-1);
   const dailyRows =
     newest && oldest
-      ? await db.query<DailyTotalRow>(DAILY_TOTALS_SQL, [
-          ...matching,
-          oldest.transacted_at,
-          newest.transacted_at,
-        ])
+      ? await db.query<DailyTotalRow>(
+          dailyTotalsSql(where, `$${params.length + 1}::DATE`, `$${params.length + 2}::DATE`),
+          [...params, oldest.transacted_at, newest.transacted_at],
+        )
       : [];
+  const total =
+    found[0] !== undefined
+      ? Number(found[0].total_count)
+      : page.offset > 0
+        ? await transactionCount(db, userId, filters)
+        : 0;
   return {
     rows,
-    total: total ?? rows.length,
+    total,
     dailyTotals: dailyRows.map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) })),
   };
 }
