@@ -28,8 +28,9 @@ import type { DuckDbPool, SqlParam } from './pool.ts';
 /** One row over the scoped rows (see countedCtes); `$9` switches it off for the legacy endpoint. */
 const CASH_FLOW_SQL = `
   SELECT 'cash_flow' AS part,
-    coalesce(sum(amount) FILTER (WHERE direction = 'CREDIT'), 0) AS income,
-    coalesce(sum(amount) FILTER (WHERE direction = 'DEBIT' AND NOT to_platform), 0) AS expenses
+    coalesce(sum(amount) FILTER (WHERE direction = 'CREDIT'), 0)::VARCHAR AS income,
+    coalesce(sum(amount) FILTER (WHERE direction = 'DEBIT' AND NOT to_platform), 0)::VARCHAR
+      AS expenses
   FROM scoped
   WHERE $9::BOOLEAN`;
 
@@ -104,7 +105,7 @@ counted AS MATERIALIZED (
 )`;
 
 /** A group's largest row is its largest amount's smallest id; across groups, the latest day. */
-const LARGEST = `first({'transaction_id': largest_id, 'amount': max_amount, 'date': day,
+const LARGEST = `first({'transaction_id': largest_id, 'amount': max_amount::VARCHAR, 'date': day,
     'description': largest_description, 'merchant_category_code': largest_mcc}
     ORDER BY max_amount DESC, day DESC, largest_id) AS largest`;
 
@@ -120,7 +121,7 @@ const entryExtras = (groupBy: GroupBy, source: SpendingSource): string => {
     case 'category':
       return '';
     case 'merchant':
-      return `, list(DISTINCT day ORDER BY day) AS dates, flatten(list(amounts)) AS amounts`;
+      return `, list(DISTINCT day ORDER BY day) AS dates, flatten(list(amounts))::VARCHAR[] AS amounts`;
     case 'time_period':
       // Only a row source knows ids: the single-day query that lists them reads rows.
       return source === 'rollup'
@@ -146,16 +147,16 @@ function analysisSql(
   // Only columns of some grouping set may be selected; the others read as NULL (UNION BY NAME).
   const keys = [...new Set(sets.flat())];
   return `${countedCtes(source)}
-  SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount) AS amount,
+  SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount)::VARCHAR AS amount,
     sum(count) AS count, ${LARGEST}${entryExtras(groupBy, source)}
   FROM counted GROUP BY direction, ${key}
   UNION ALL BY NAME
   SELECT 'breakdown' AS part, direction, ${keys.map((k) => BREAKDOWN_COLUMN[k]).join(', ')},
-    sum(amount) AS amount, sum(count) AS count
+    sum(amount)::VARCHAR AS amount, sum(count) AS count
   FROM counted
   GROUP BY GROUPING SETS (${sets.map((set) => `(direction, ${set.join(', ')})`).join(', ')})
   UNION ALL BY NAME
-  SELECT 'summary' AS part, sum(amount) AS amount, sum(count) AS count,
+  SELECT 'summary' AS part, sum(amount)::VARCHAR AS amount, sum(count) AS count,
     count(DISTINCT merchant_name) FILTER (WHERE merchant_name <> '') AS unique_merchants
   FROM counted WHERE direction = 'DEBIT'
   UNION ALL BY NAME
@@ -187,12 +188,12 @@ interface AnalysisRow {
   subcategory: string | null;
   period: string | null;
   amount: string | null;
-  count: string | null;
+  count: number | null;
   largest: LargestTransaction | null;
   dates: string[] | null;
   amounts: string[] | null;
   transaction_ids: string[] | null;
-  unique_merchants: string | null;
+  unique_merchants: number | null;
   income: string | null;
   expenses: string | null;
 }
@@ -242,7 +243,7 @@ export async function spendingAggregates(
   const read = source === 'rollup' && listsIds ? 'rows' : source;
   // Only the period variant of a row source lists ids; DuckDB rejects an unused parameter.
   if (query.groupBy === 'time_period' && read !== 'rollup') params.push(listsIds);
-  const rows = await db.query<AnalysisRow & Record<string, unknown>>(
+  const rows = await db.queryJson<AnalysisRow>(
     sqlFor(query.groupBy, query.secondaryGroupBy, read),
     params,
   );
