@@ -23,7 +23,7 @@ import {
   toPlatformSql,
 } from '../src/engines/duckdb/platform-sql.ts';
 import { DuckDbPool } from '../src/engines/duckdb/pool.ts';
-import { type SpendingSource, spendingSourceOf, sqlFor } from '../src/engines/duckdb/spending.ts';
+import { type SpendingSource, spendingReadsOf, sqlFor } from '../src/engines/duckdb/spending.ts';
 import {
   buildStoreFromCsv,
   type FixtureRow,
@@ -297,7 +297,7 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
   it('the spending query answers the same from the rollup, the rows and the query-time path', async () => {
     const store = await DuckDbPool.open(databasePath, { poolSize: 1 });
     try {
-      expect(await spendingSourceOf(store)).toBe('rollup');
+      expect((await spendingReadsOf(store)).source).toBe('rollup');
       // Each part row, its null columns left out (only a row source has transaction_ids), its
       // amounts in order (a list's order is the source's).
       const sorted = (rows: Record<string, unknown>[]) =>

@@ -10,11 +10,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { PLATFORM_RULES_FINGERPRINT } from '../engines/duckdb/platform-sql.ts';
 import { tokensPathFor } from '../tokens/path.ts';
 import { adoptLegacyTokenStore, importTokens } from '../tokens/store.ts';
-import {
-  DERIVED_TRANSACTION_COLUMNS,
-  SPENDING_ROLLUP_SQL,
-  SPENDING_ROLLUP_TABLE,
-} from './derived.ts';
+import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from './derived.ts';
 import {
   newGeneration,
   publishDatabaseFile,
@@ -374,8 +370,8 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     }
     await writeTables(conn, counts, progress);
     const rollupStarted = performance.now();
-    await conn.run(SPENDING_ROLLUP_SQL);
-    progress(`${SPENDING_ROLLUP_TABLE}: derived (${seconds(rollupStarted)})`);
+    for (const statement of SPENDING_ROLLUP_SQL) await conn.run(statement);
+    progress(`spending rollups: derived (${seconds(rollupStarted)})`);
     await conn.run(
       `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3)`,
       [generation, sourceDir, PLATFORM_RULES_FINGERPRINT],

@@ -30,19 +30,31 @@ export const DERIVED_TRANSACTION_COLUMNS: readonly DerivedColumn[] = [
 ];
 
 /**
- * The spending rollup: per user, day, account and every column the spending rules, entries and
- * breakdowns read, the totals of the rows that spending rules 1-4 leave (not hidden, not an
- * internal transfer, not on an investment account, on an account of the user's own), with what
- * the answer needs of single rows: the group's largest row (largest amount, then smallest id:
- * its rows share their day) and every amount (is_recurring reads them). The spending query reads
- * it instead of the transactions: a heavy user's year is about ten times fewer rows, a typical
- * user's barely fewer. Rows of one user are stored together, by day, so a read touches few
- * blocks.
+ * The spending rollups. `spending_daily`: per user, day, account and every column the spending
+ * rules, entries and breakdowns read, the totals of the rows that spending rules 1-4 leave (not
+ * hidden, not an internal transfer, not on an investment account, on an account of the user's
+ * own), with what the answer needs of single rows: the group's largest row (largest amount,
+ * then smallest id: its rows share their day) and every amount (is_recurring reads them).
+ * A heavy user's year is about 47,000 groups instead of 430,000 transactions; a typical user's
+ * barely fewer than its rows.
+ *
+ * `spending_monthly`: the same per calendar month, from the daily groups, with the days the
+ * group has rows on and its largest row's day (largest amount, then latest day, then smallest
+ * id), for the users whose months hold at least MONTHLY_MIN_DENSITY times fewer groups than
+ * their days (`spending_monthly_users`). A window's whole months are read from it and its
+ * partial months from the daily rollup: the heavy user's year becomes about 5,000 groups (51 ms
+ * of CPU to 21 ms), while for a typical user, whose months are barely fewer groups than its
+ * days, reading two tables would cost a third more. Rows of one user are stored together, in
+ * date order, so a read touches few blocks.
  */
-export const SPENDING_ROLLUP_TABLE = 'spending_daily';
+export const MONTHLY_MIN_DENSITY = 4;
+export const SPENDING_DAILY_TABLE = 'spending_daily';
+export const SPENDING_MONTHLY_TABLE = 'spending_monthly';
+export const SPENDING_MONTHLY_USERS_TABLE = 'spending_monthly_users';
 
-export const SPENDING_ROLLUP_SQL = `
-CREATE TABLE ${SPENDING_ROLLUP_TABLE} AS
+export const SPENDING_ROLLUP_SQL = [
+  `
+CREATE TABLE ${SPENDING_DAILY_TABLE} AS
 SELECT user_id, transacted_at AS day, account_id, account_link_id, direction, category,
   merchant_name, subcategory, to_platform,
   sum(amount) AS amount, count(*) AS count, max(amount) AS max_amount,
@@ -53,4 +65,31 @@ FROM transactions
 WHERE account_user_id = user_id AND NOT is_hidden AND NOT is_internal_transfer
   AND account_type <> 'investment'
 GROUP BY ALL
-ORDER BY user_id, day`;
+ORDER BY user_id, day`,
+  `
+CREATE TABLE ${SPENDING_MONTHLY_USERS_TABLE} AS
+WITH days AS (SELECT user_id, count(*) AS groups FROM ${SPENDING_DAILY_TABLE} GROUP BY ALL),
+months AS (
+  SELECT user_id, count(*) AS groups FROM (
+    SELECT DISTINCT user_id, date_trunc('month', day), account_id, account_link_id, direction,
+      category, merchant_name, subcategory, to_platform
+    FROM ${SPENDING_DAILY_TABLE})
+  GROUP BY ALL)
+SELECT user_id FROM days JOIN months USING (user_id)
+WHERE days.groups >= ${MONTHLY_MIN_DENSITY} * months.groups
+ORDER BY user_id`,
+  `
+CREATE TABLE ${SPENDING_MONTHLY_TABLE} AS
+SELECT user_id, date_trunc('month', day)::DATE AS month, account_id, account_link_id, direction,
+  category, merchant_name, subcategory, to_platform,
+  sum(amount) AS amount, sum(count) AS count, max(max_amount) AS max_amount,
+  arg_min({'id': largest.id, 'description': largest.description,
+      'merchant_category_code': largest.merchant_category_code, 'day': day},
+    {'amount': -max_amount, 'day': -(day - DATE '1970-01-01'), 'id': largest.id}) AS largest,
+  list(day ORDER BY day) AS days,
+  flatten(list(amounts)) AS amounts
+FROM ${SPENDING_DAILY_TABLE}
+WHERE user_id IN (SELECT user_id FROM ${SPENDING_MONTHLY_USERS_TABLE})
+GROUP BY ALL
+ORDER BY user_id, month`,
+];

@@ -18,7 +18,7 @@ import * as accounts from './accounts.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
 import { DuckDbPool, type DuckDbPoolOptions } from './pool.ts';
-import { type SpendingSource, spendingAggregates, spendingSourceOf } from './spending.ts';
+import { type SpendingReads, spendingAggregates, spendingReadsOf } from './spending.ts';
 import * as transactions from './transactions.ts';
 import * as users from './users.ts';
 
@@ -40,8 +40,8 @@ export class DuckDbPort implements ReadPort {
   private constructor(
     /** The connection pool, for the few callers that need raw SQL (benchmarks, tests). */
     readonly pool: DuckDbPool,
-    /** Where the spending analysis reads (the store's fastest). */
-    private readonly spendingSource: SpendingSource,
+    /** How the spending analysis reads (the store's fastest). */
+    private readonly spendingReads: SpendingReads,
     /** The store's transactions carry their account's type. */
     private readonly accountFacts: boolean,
     private readonly tokens: FollowedTokens,
@@ -55,10 +55,10 @@ export class DuckDbPort implements ReadPort {
     let followed = tokens;
     try {
       for (const table of TABLE_NAMES) await pool.query(`SELECT * FROM ${table} LIMIT 0`);
-      const spendingSource = await spendingSourceOf(pool);
+      const spendingReads = await spendingReadsOf(pool);
       const accountFacts = await transactions.hasAccountFacts(pool);
       followed ??= await FollowedTokens.open(tokensPathFor(path));
-      return new DuckDbPort(pool, spendingSource, accountFacts, followed, tokens === undefined);
+      return new DuckDbPort(pool, spendingReads, accountFacts, followed, tokens === undefined);
     } catch (error) {
       if (tokens === undefined) followed?.close();
       await pool.close();
@@ -148,6 +148,6 @@ export class DuckDbPort implements ReadPort {
   }
 
   spendingAggregates(query: SpendingQuery) {
-    return spendingAggregates(this.pool, query, this.spendingSource);
+    return spendingAggregates(this.pool, query, this.spendingReads);
   }
 }

@@ -5,7 +5,12 @@
  * BIGINT as strings); shape.ts turns them into the response.
  */
 
-import { SPENDING_ROLLUP_TABLE } from '../../build/derived.ts';
+import {
+  SPENDING_DAILY_TABLE,
+  SPENDING_MONTHLY_TABLE,
+  SPENDING_MONTHLY_USERS_TABLE,
+} from '../../build/derived.ts';
+import type { TimePeriod } from '../../domain/calendar.ts';
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
 import {
@@ -36,8 +41,8 @@ const CASH_FLOW_SQL = `
 
 /**
  * Where the scoped rows come from, fastest first:
- * - `rollup`: the per-day groups build-db derives (build/derived.ts), each with its totals, its
- *   largest row and its amounts; it cannot list transaction ids;
+ * - `rollup`: the per-day and per-month groups build-db derives (build/derived.ts), each with
+ *   its totals, its largest row, its days and its amounts; it cannot list transaction ids;
  * - `rows`: the transactions, with the account facts and the platform flag build-db copies onto
  *   each row;
  * - `joined`: the transactions joined with their accounts, the platform patterns matched per
@@ -46,35 +51,64 @@ const CASH_FLOW_SQL = `
  */
 export type SpendingSource = 'rollup' | 'rows' | 'joined';
 
+/** What a variant reads beyond the totals. */
+interface SourceShape {
+  source: SpendingSource;
+  /** The window's whole months come from the monthly rollup (periods of a month or longer). */
+  monthly: boolean;
+  /** Each group's days and amounts (merchant entries: is_recurring). */
+  recurring: boolean;
+}
+
+const KEYS = `direction, merchant_name, category, subcategory, to_platform, account_id,
+    account_link_id`;
+
+/** A transaction as a group of one. */
+const rowColumns = (t: string, recurring: boolean) => `${t}.transacted_at AS day, ${t}.amount,
+    1 AS count, ${t}.amount AS max_amount, ${t}.id AS largest_id,
+    ${t}.description AS largest_description, ${t}.merchant_category_code AS largest_mcc,
+    ${t}.transacted_at AS largest_day
+    ${recurring ? `, [${t}.transacted_at] AS days, [${t}.amount] AS amounts` : ''}`;
+
 /** The columns every source yields per scoped row or group, before the link/account scope. */
-const SOURCE_SQL: Record<SpendingSource, string> = {
-  rollup: `
-  SELECT day, amount, count, max_amount, largest.id AS largest_id,
+function sourceSql({ source, monthly, recurring }: SourceShape): string {
+  const window = (day: string) => `${day} BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE`;
+  switch (source) {
+    case 'rollup': {
+      const totals = `amount, count, max_amount, largest.id AS largest_id,
     largest.description AS largest_description,
-    largest.merchant_category_code AS largest_mcc, amounts, direction, merchant_name, category,
-    subcategory, to_platform, account_id, account_link_id
-  FROM ${SPENDING_ROLLUP_TABLE}
-  WHERE user_id = $1::VARCHAR AND day BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE`,
-  rows: `
-  SELECT t.transacted_at AS day, t.amount, 1 AS count, t.amount AS max_amount,
-    t.id AS largest_id, t.description AS largest_description,
-    t.merchant_category_code AS largest_mcc, [t.amount] AS amounts, t.direction,
-    t.merchant_name, t.category, t.subcategory, t.to_platform, t.account_id, t.account_link_id
+    largest.merchant_category_code AS largest_mcc`;
+      const daily = `
+  SELECT day, ${totals}, day AS largest_day
+    ${recurring ? ', [day] AS days, amounts' : ''}, ${KEYS}
+  FROM ${SPENDING_DAILY_TABLE}
+  WHERE user_id = $1::VARCHAR AND ${window('day')}`;
+      if (!monthly) return daily;
+      // A whole month inside the window is one monthly group; the rest of the window, days.
+      return `${daily}
+    AND NOT (date_trunc('month', day) >= $2::VARCHAR::DATE AND last_day(day) <= $3::VARCHAR::DATE)
+  UNION ALL
+  SELECT month AS day, ${totals}, largest.day AS largest_day
+    ${recurring ? ', days, amounts' : ''}, ${KEYS}
+  FROM ${SPENDING_MONTHLY_TABLE}
+  WHERE user_id = $1::VARCHAR AND ${window('month')} AND last_day(month) <= $3::VARCHAR::DATE`;
+    }
+    case 'rows':
+      return `
+  SELECT ${rowColumns('t', recurring)}, t.direction, t.merchant_name, t.category, t.subcategory,
+    t.to_platform, t.account_id, t.account_link_id
   FROM transactions t
-  WHERE t.user_id = $1::VARCHAR AND t.account_user_id = $1::VARCHAR
-    AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
-    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND t.account_type <> 'investment'`,
-  joined: `
-  SELECT t.transacted_at AS day, t.amount, 1 AS count, t.amount AS max_amount,
-    t.id AS largest_id, t.description AS largest_description,
-    t.merchant_category_code AS largest_mcc, [t.amount] AS amounts, t.direction,
-    t.merchant_name, t.category, t.subcategory, ${toPlatformSql('t')} AS to_platform,
-    t.account_id, a.link_id AS account_link_id
+  WHERE t.user_id = $1::VARCHAR AND t.account_user_id = $1::VARCHAR AND ${window('t.transacted_at')}
+    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND t.account_type <> 'investment'`;
+    case 'joined':
+      return `
+  SELECT ${rowColumns('t', recurring)}, t.direction, t.merchant_name, t.category, t.subcategory,
+    ${toPlatformSql('t')} AS to_platform, t.account_id, a.link_id AS account_link_id
   FROM transactions t JOIN accounts a ON a.id = t.account_id
-  WHERE t.user_id = $1::VARCHAR AND a.user_id = $1::VARCHAR
-    AND t.transacted_at BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE
-    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND a.type <> 'investment'`,
-};
+  WHERE t.user_id = $1::VARCHAR AND a.user_id = $1::VARCHAR AND ${window('t.transacted_at')}
+    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND a.type <> 'investment'`;
+  }
+}
 
 /**
  * $1 user, $2/$3 window, $4 link_id or '' (a NULL would bind untyped), $5 account ids, $6 categories, $7 date_trunc unit,
@@ -86,17 +120,16 @@ const SOURCE_SQL: Record<SpendingSource, string> = {
  * rule 6); `counted` adds rules 5-7 for DEBITs and the income rules for CREDITs. Each of its
  * rows is a group of `count` transactions (one, from a row source): totals are sums of sums.
  */
-const countedCtes = (source: SpendingSource) => `
+const countedCtes = (shape: SourceShape) => `
 WITH scoped AS MATERIALIZED (
-  SELECT * FROM (${SOURCE_SQL[source]}) s
+  SELECT * FROM (${sourceSql(shape)}) s
   WHERE ($4::VARCHAR = '' OR s.account_link_id = $4::VARCHAR)
     AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], s.account_id))
 ),
 counted AS MATERIALIZED (
-  SELECT day, amount, count, max_amount, largest_id, largest_description, largest_mcc, amounts,
-    direction, merchant_name, category,
+  SELECT * EXCLUDE (to_platform, account_id, account_link_id)
+      REPLACE (coalesce(nullif(subcategory, ''), '${UNCATEGORIZED}') AS subcategory),
     coalesce(nullif(merchant_name, ''), '${UNKNOWN_MERCHANT}') AS merchant,
-    coalesce(nullif(subcategory, ''), '${UNCATEGORIZED}') AS subcategory,
     date_trunc($7::VARCHAR, day)::DATE AS period
   FROM scoped
   WHERE NOT to_platform
@@ -104,10 +137,10 @@ counted AS MATERIALIZED (
     AND (len($6::VARCHAR[]) = 0 OR list_contains($6::VARCHAR[], category::VARCHAR))
 )`;
 
-/** A group's largest row is its largest amount's smallest id; across groups, the latest day. */
-const LARGEST = `first({'transaction_id': largest_id, 'amount': max_amount::VARCHAR, 'date': day,
-    'description': largest_description, 'merchant_category_code': largest_mcc}
-    ORDER BY max_amount DESC, day DESC, largest_id) AS largest`;
+/** Each group's largest row, then across groups: largest amount, latest day, smallest id. */
+const LARGEST = `first({'transaction_id': largest_id, 'amount': max_amount::VARCHAR,
+    'date': largest_day, 'description': largest_description, 'merchant_category_code': largest_mcc}
+    ORDER BY max_amount DESC, largest_day DESC, largest_id) AS largest`;
 
 const ENTRY_KEY: Record<GroupBy, string> = {
   category: 'category',
@@ -121,7 +154,8 @@ const entryExtras = (groupBy: GroupBy, source: SpendingSource): string => {
     case 'category':
       return '';
     case 'merchant':
-      return `, list(DISTINCT day ORDER BY day) AS dates, flatten(list(amounts))::VARCHAR[] AS amounts`;
+      return `, list_sort(list_distinct(flatten(list(days)))) AS dates,
+    flatten(list(amounts))::VARCHAR[] AS amounts`;
     case 'time_period':
       // Only a row source knows ids: the single-day query that lists them reads rows.
       return source === 'rollup'
@@ -141,12 +175,13 @@ function analysisSql(
   groupBy: GroupBy,
   secondary: SecondaryGroupBy | null,
   source: SpendingSource,
+  monthly: boolean,
 ): string {
   const key = ENTRY_KEY[groupBy];
   const sets = breakdownSets(groupBy, secondary);
   // Only columns of some grouping set may be selected; the others read as NULL (UNION BY NAME).
   const keys = [...new Set(sets.flat())];
-  return `${countedCtes(source)}
+  return `${countedCtes({ source, monthly, recurring: groupBy === 'merchant' })}
   SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount)::VARCHAR AS amount,
     sum(count) AS count, ${LARGEST}${entryExtras(groupBy, source)}
   FROM counted GROUP BY direction, ${key}
@@ -165,19 +200,24 @@ function analysisSql(
 
 /** The SQL text per variant, built once: a constant text per variant keeps statements prepared. */
 const SQL_BY_VARIANT = new Map<string, string>();
+/** `monthly`: read the window's whole months from the monthly rollup (SourceShape). */
 export function sqlFor(
   groupBy: GroupBy,
   secondary: SecondaryGroupBy | null,
   source: SpendingSource,
+  monthly = false,
 ): string {
-  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}/${source}`;
+  const variant = `${groupBy}/${groupBy === 'time_period' ? secondary : null}/${source}/${monthly}`;
   let sql = SQL_BY_VARIANT.get(variant);
   if (!sql) {
-    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null, source);
+    sql = analysisSql(groupBy, groupBy === 'time_period' ? secondary : null, source, monthly);
     SQL_BY_VARIANT.set(variant, sql);
   }
   return sql;
 }
+
+/** Periods made of whole months: a month of the monthly rollup lies in one of them. */
+const MONTHLY_PERIODS: ReadonlySet<TimePeriod> = new Set(['month', 'quarter', 'year']);
 
 interface AnalysisRow {
   part: 'entry' | 'breakdown' | 'summary' | 'cash_flow';
@@ -202,30 +242,46 @@ const flowOf = (direction: AnalysisRow['direction']): Flow =>
   direction === 'CREDIT' ? 'income' : 'spending';
 const defined = <T>(value: T | null): T | undefined => value ?? undefined;
 
+/** How a store's spending analysis reads (spendingReadsOf). */
+export interface SpendingReads {
+  source: SpendingSource;
+  /** Users whose whole months are read from the monthly rollup (source `rollup`). */
+  monthlyUsers: ReadonlySet<string>;
+}
+
 /**
- * The fastest source the store offers (SpendingSource), asked once per store when it is opened.
- * The stored platform flag counts only when the store records our platform rules' fingerprint;
- * a store built before the fingerprint, or before the rollup, lacks the column or the table.
+ * The fastest reads the store offers, asked once per store when it is opened. The stored
+ * platform flag counts only when the store records our platform rules' fingerprint; a store
+ * built before the fingerprint, or before the rollups, lacks the column or the tables.
  */
-export async function spendingSourceOf(db: Pick<DuckDbPool, 'query'>): Promise<SpendingSource> {
+export async function spendingReadsOf(db: Pick<DuckDbPool, 'query'>): Promise<SpendingReads> {
+  const none = new Set<string>();
   const current = await db
     .query<{ platform_rules: unknown }>('SELECT platform_rules FROM store_meta LIMIT 1')
     .then(
       (rows) => rows[0]?.platform_rules === PLATFORM_RULES_FINGERPRINT,
       () => false,
     );
-  if (!current) return 'joined';
-  return db.query(`SELECT largest, amounts FROM ${SPENDING_ROLLUP_TABLE} LIMIT 0`).then(
-    () => 'rollup',
-    () => 'rows',
-  );
+  if (!current) return { source: 'joined', monthlyUsers: none };
+  try {
+    await db.query(
+      `SELECT d.largest, d.amounts, m.largest.day, m.days
+       FROM ${SPENDING_DAILY_TABLE} d, ${SPENDING_MONTHLY_TABLE} m LIMIT 0`,
+    );
+    const users = await db.query<{ user_id: string }>(
+      `SELECT user_id FROM ${SPENDING_MONTHLY_USERS_TABLE}`,
+    );
+    return { source: 'rollup', monthlyUsers: new Set(users.map((row) => row.user_id)) };
+  } catch {
+    return { source: 'rows', monthlyUsers: none };
+  }
 }
 
-/** `source`: the store's fastest (spendingSourceOf). */
+/** `reads`: the store's fastest (spendingReadsOf). */
 export async function spendingAggregates(
   db: DuckDbPool,
   query: SpendingQuery,
-  source: SpendingSource,
+  { source, monthlyUsers }: SpendingReads,
 ): Promise<SpendingAggregates> {
   const params: SqlParam[] = [
     query.userId,
@@ -244,7 +300,12 @@ export async function spendingAggregates(
   // Only the period variant of a row source lists ids; DuckDB rejects an unused parameter.
   if (query.groupBy === 'time_period' && read !== 'rollup') params.push(listsIds);
   const rows = await db.queryJson<AnalysisRow>(
-    sqlFor(query.groupBy, query.secondaryGroupBy, read),
+    sqlFor(
+      query.groupBy,
+      query.secondaryGroupBy,
+      read,
+      read === 'rollup' && monthlyUsers.has(query.userId) && MONTHLY_PERIODS.has(query.timePeriod),
+    ),
     params,
   );
   const aggregates: SpendingAggregates = {
