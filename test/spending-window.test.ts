@@ -6,6 +6,7 @@ import {
   lastTwoPeriods,
   periodKey,
   previousKey,
+  wholeMonths,
 } from '../src/domain/calendar.ts';
 
 describe('window: end_date omitted or in the future is today', () => {
@@ -97,5 +98,20 @@ describe('dates before year 100 (pydantic accepts start_date=0001-01-01)', () =>
     expect(clippedPeriod('0050-01-01', 'year', { start: '0001-01-01', end: '2026-03-15' })).toEqual(
       { key: '0050-01-01', start: '0050-01-01', end: '0050-12-31' },
     );
+  });
+});
+
+describe('a window’s whole months (read from a monthly rollup)', () => {
+  it.each([
+    ['2025-08-01', '2026-11-20', { start: '2025-08-01', end: '2026-10-31' }],
+    ['2025-08-17', '2026-10-31', { start: '2025-09-01', end: '2026-10-31' }],
+    ['2026-01-31', '2026-03-31', { start: '2026-02-01', end: '2026-03-31' }],
+    ['2025-12-31', '2026-02-01', { start: '2026-01-01', end: '2026-01-31' }],
+    ['2024-02-01', '2024-02-29', { start: '2024-02-01', end: '2024-02-29' }],
+    ['2024-02-01', '2024-02-28', null],
+    ['2026-02-10', '2026-03-05', null],
+    ['2026-03-05', '2026-03-05', null],
+  ])('%s to %s', (start, end, months) => {
+    expect(wholeMonths({ start, end })).toEqual(months);
   });
 });

@@ -60,6 +60,21 @@ export function effectiveWindow(
   return { start, end };
 }
 
+/**
+ * The window's whole calendar months, as the first day of the first and the last day of the
+ * last; null when it holds none.
+ */
+export function wholeMonths(window: Window): Window | null {
+  const startsMonth = window.start.endsWith('-01');
+  const start = startsMonth ? window.start : addDays(`${window.start.slice(0, 8)}01`, 32);
+  const first = `${start.slice(0, 8)}01`;
+  const afterEnd = addDays(window.end, 1);
+  // The last whole month ends the day before the first of the month after `end`'s, or before
+  // the first of `end`'s own month when `end` is not its last day.
+  const end = afterEnd.endsWith('-01') ? window.end : addDays(`${window.end.slice(0, 8)}01`, -1);
+  return first <= end ? { start: first, end } : null;
+}
+
 export const daysIn = (window: Window): number =>
   dayNumber(window.end) - dayNumber(window.start) + 1;
 

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { newGeneration } from '../../src/build/publish.ts';
+import { PgPool, type Row, type SqlParam } from '../../src/engines/postgres/pool.ts';
 import { loadGeneration } from '../../src/engines/postgres/publish.ts';
 import { configureShardServers } from '../../src/engines/postgres/topology.ts';
 import { REPO_ROOT } from './server.ts';
@@ -83,4 +84,58 @@ export async function loadStoreFile(databaseUrl: string, duckdbPath: string): Pr
     scratchDir: makeTempDir('load'),
   });
   return generation;
+}
+
+/** A pool that records every statement it runs, with its values. */
+export class RecordingPool extends PgPool {
+  readonly statements: { sql: string; params: readonly SqlParam[] }[] = [];
+  override query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []) {
+    this.statements.push({ sql, params });
+    return super.query<T>(sql, params);
+  }
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Relations?: string;
+  'Remote SQL'?: string;
+  Plans?: PlanNode[];
+}
+
+function foreignScans(node: PlanNode): PlanNode[] {
+  const own = node['Node Type'] === 'Foreign Scan' ? [node] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(foreignScans)];
+}
+
+/** The bucket tables a foreign scan reads (`transactions_p3`, ...). */
+const bucketsOf = (scan: PlanNode) =>
+  [...`${scan.Relations ?? ''} ${scan['Relation Name'] ?? ''}`.matchAll(/\b[a-z_]+_p(\d+)\b/g)].map(
+    (match) => Number(match[1]),
+  );
+
+/**
+ * Proves by the coordinator's plan (EXPLAIN VERBOSE, with the values it ran with) that a
+ * statement reads one bucket of each table, the user's, so one shard; and that a statement
+ * that aggregates does so on the shard: one Foreign Scan whose remote SQL holds the GROUP BY.
+ */
+export async function expectOnUserShard(
+  pool: PgPool,
+  sql: string,
+  params: readonly SqlParam[],
+): Promise<void> {
+  const [row] = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `EXPLAIN (VERBOSE, FORMAT JSON) ${sql}`,
+    params,
+  );
+  const plan = row?.['QUERY PLAN'][0].Plan as PlanNode;
+  const scans = foreignScans(plan);
+  const context = `${sql}\n${JSON.stringify(plan, null, 1)}`;
+  expect(scans.length, context).toBeGreaterThan(0);
+  expect(new Set(scans.flatMap(bucketsOf)).size, context).toBe(1);
+  if (/GROUP BY/i.test(sql)) {
+    expect(scans, context).toHaveLength(1);
+    expect(scans[0]?.Relations, context).toMatch(/^Aggregate on/);
+    expect(scans[0]?.['Remote SQL'], context).toMatch(/GROUP BY/);
+  }
 }

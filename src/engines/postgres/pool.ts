@@ -22,11 +22,16 @@ export interface PgPoolOptions {
 const identity = (value: string) => value;
 /** OIDs whose text we keep as is: int8, numeric, date, timestamp, timestamptz. */
 const TEXT_TYPES = new Set([20, 1700, 1082, 1114, 1184]);
+/** date[] as its dates' text: `{2026-01-01,2026-01-02}` (dates are never quoted). */
+const DATE_ARRAY = 1182;
+const dateList = (value: string) => (value === '{}' ? [] : value.slice(1, -1).split(','));
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     TEXT_TYPES.has(oid)
       ? identity
-      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+      : oid === DATE_ARRAY
+        ? dateList
+        : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** SQLSTATE classes that mean the store (or one shard) cannot answer now: 503, not 500. */

@@ -73,9 +73,10 @@ export class PostgresPort implements ReadPort {
     private readonly published: Published,
     private readonly tokens: FollowedTokens | undefined,
     private readonly ownsPool: boolean,
+    spendingQueries: SpendingQueries,
   ) {
     this.transactionQueries = new TransactionQueries(pool, published.schema_name);
-    this.spendingQueries = new SpendingQueries(pool, published.schema_name);
+    this.spendingQueries = spendingQueries;
   }
 
   /**
@@ -90,7 +91,8 @@ export class PostgresPort implements ReadPort {
     const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
     try {
       const published = await currentGeneration(pool);
-      return new PostgresPort(pool, published, tokens, typeof target === 'string');
+      const spending = await SpendingQueries.of(pool, published.schema_name);
+      return new PostgresPort(pool, published, tokens, typeof target === 'string', spending);
     } catch (error) {
       if (typeof target === 'string') await pool.close();
       throw error;

@@ -24,6 +24,8 @@ import {
   bucketTable,
   COORDINATOR_META_DDL,
   coordinatorDdl,
+  MONTHLY_ROLLUP_TABLE,
+  MONTHLY_USERS_TABLE,
   ROLLUP_TABLE,
   SHARDED_TABLES,
   type ShardedTable,
@@ -172,7 +174,9 @@ async function loadSchema(
     progress('analyzing on the coordinator');
     await runAll(
       coordinator,
-      [...SHARDED_TABLES, ROLLUP_TABLE].map((table) => `ANALYZE ${schema}.${table}`),
+      [...SHARDED_TABLES, ROLLUP_TABLE, MONTHLY_ROLLUP_TABLE, MONTHLY_USERS_TABLE].map(
+        (table) => `ANALYZE ${schema}.${table}`,
+      ),
     );
     return counts;
   } finally {

@@ -11,6 +11,7 @@
  * that schema, so a reader sees one generation whole. Tokens live on the coordinator only, in
  * `public.access_tokens`: minting never touches the data.
  */
+import { MONTHLY_MIN_DENSITY } from '../../build/derived.ts';
 import { type ColumnKind, TABLES, type TableName } from '../../build/schema.ts';
 
 /** Hash partitions per table. */
@@ -151,6 +152,53 @@ const rollupColumns = (collation: TextCollation) =>
     'max_amount numeric(18,2) NOT NULL',
   ].join(', ');
 
+/**
+ * The monthly rollup, for the users whose months hold at least MONTHLY_MIN_DENSITY times fewer
+ * groups than their days (build/derived.ts): the daily groups per calendar month, with the days
+ * they cover; a window's whole months are read from it. `spending_monthly_users` lists them.
+ */
+export const MONTHLY_ROLLUP_TABLE = 'spending_monthly';
+export const MONTHLY_USERS_TABLE = 'spending_monthly_users';
+const monthlyColumns = (collation: TextCollation) =>
+  [
+    `user_id ${text(collation)} NOT NULL`,
+    'month date NOT NULL',
+    `direction ${text(collation)} NOT NULL`,
+    `category ${text(collation)} NOT NULL`,
+    `merchant_name ${text(collation)}`,
+    `subcategory ${text(collation)}`,
+    'to_platform boolean NOT NULL',
+    `account_id ${text(collation)} NOT NULL`,
+    `account_link_id ${text(collation)}`,
+    'amount numeric NOT NULL',
+    'count bigint NOT NULL',
+    'max_amount numeric(18,2) NOT NULL',
+    'days date[] NOT NULL',
+  ].join(', ');
+const monthlyUsersColumns = (collation: TextCollation) => `user_id ${text(collation)} NOT NULL`;
+
+/** Fills one bucket's monthly rollup and its users from its daily rollup (on the shard). */
+const monthlyFillSql = (schema: string, bucket: number) => [
+  `INSERT INTO ${schema}.${MONTHLY_USERS_TABLE}_p${bucket}
+   SELECT d.user_id
+   FROM (SELECT user_id, count(*) AS groups FROM ${schema}.${ROLLUP_TABLE}_p${bucket}
+         GROUP BY user_id) d
+   JOIN (SELECT user_id, count(*) AS groups FROM (
+           SELECT DISTINCT user_id, date_trunc('month', day), direction, category, merchant_name,
+             subcategory, to_platform, account_id, account_link_id
+           FROM ${schema}.${ROLLUP_TABLE}_p${bucket}) x
+         GROUP BY user_id) m ON m.user_id = d.user_id
+   WHERE d.groups >= ${MONTHLY_MIN_DENSITY} * m.groups`,
+  `INSERT INTO ${schema}.${MONTHLY_ROLLUP_TABLE}_p${bucket}
+   SELECT user_id, date_trunc('month', day)::date, direction, category, merchant_name,
+     subcategory, to_platform, account_id, account_link_id, sum(amount), sum(count),
+     max(max_amount), array_agg(day ORDER BY day)
+   FROM ${schema}.${ROLLUP_TABLE}_p${bucket}
+   WHERE user_id IN (SELECT user_id FROM ${schema}.${MONTHLY_USERS_TABLE}_p${bucket})
+   GROUP BY user_id, date_trunc('month', day), direction, category, merchant_name, subcategory,
+     to_platform, account_id, account_link_id`,
+];
+
 /** Fills one bucket's rollup from its transactions (on the shard). */
 export const rollupFillSql = (schema: string, bucket: number) => `
   INSERT INTO ${schema}.${ROLLUP_TABLE}_p${bucket}
@@ -180,6 +228,8 @@ export function shardDdl(
     if (shardOfBucket(bucket, shards) !== shard) continue;
     statements.push(
       `CREATE TABLE ${schema}.${ROLLUP_TABLE}_p${bucket} (${rollupColumns(collation)})`,
+      `CREATE TABLE ${schema}.${MONTHLY_ROLLUP_TABLE}_p${bucket} (${monthlyColumns(collation)})`,
+      `CREATE TABLE ${schema}.${MONTHLY_USERS_TABLE}_p${bucket} (${monthlyUsersColumns(collation)})`,
     );
   }
   return statements;
@@ -203,6 +253,12 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
     statements.push(rollupFillSql(schema, bucket));
     statements.push(`CREATE INDEX ON ${schema}.${ROLLUP_TABLE}_p${bucket} (user_id, day)`);
     statements.push(`ANALYZE ${schema}.${ROLLUP_TABLE}_p${bucket}`);
+    statements.push(...monthlyFillSql(schema, bucket));
+    statements.push(
+      `CREATE INDEX ON ${schema}.${MONTHLY_ROLLUP_TABLE}_p${bucket} (user_id, month)`,
+      `ANALYZE ${schema}.${MONTHLY_ROLLUP_TABLE}_p${bucket}`,
+      `ANALYZE ${schema}.${MONTHLY_USERS_TABLE}_p${bucket}`,
+    );
   }
   return statements;
 }
@@ -219,6 +275,10 @@ export function coordinatorDdl(schema: string, shards: number, collation: TextCo
   statements.push(
     `CREATE TABLE ${schema}.${ROLLUP_TABLE} (${rollupColumns(collation)}) PARTITION BY HASH (user_id)`,
     ...foreignPartitions(schema, ROLLUP_TABLE, shards),
+    `CREATE TABLE ${schema}.${MONTHLY_ROLLUP_TABLE} (${monthlyColumns(collation)}) PARTITION BY HASH (user_id)`,
+    ...foreignPartitions(schema, MONTHLY_ROLLUP_TABLE, shards),
+    `CREATE TABLE ${schema}.${MONTHLY_USERS_TABLE} (${monthlyUsersColumns(collation)}) PARTITION BY HASH (user_id)`,
+    ...foreignPartitions(schema, MONTHLY_USERS_TABLE, shards),
   );
   return statements;
 }

@@ -9,7 +9,7 @@
  * The row-level facts come in a second single-shard statement only for what is listed: the
  * rows holding each entry's largest amount, and the ids of a single day.
  */
-import { periodKey } from '../../domain/calendar.ts';
+import { periodKey, type TimePeriod, wholeMonths } from '../../domain/calendar.ts';
 import { compareCodePoints, type Exact, exact, ZERO } from '../../domain/money.ts';
 import {
   type BreakdownAggregate,
@@ -26,7 +26,7 @@ import {
 } from '../../domain/spending/model.ts';
 import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
 import type { PgPool, SqlParam } from './pool.ts';
-import { ROLLUP_TABLE } from './schema.ts';
+import { MONTHLY_ROLLUP_TABLE, MONTHLY_USERS_TABLE, ROLLUP_TABLE } from './schema.ts';
 
 /**
  * Spending rules 1-4 and the link/account scope (the cash-flow basis): $1 user, $2/$3 window,
@@ -41,17 +41,35 @@ const SCOPED = `
 
 /**
  * The user's scoped rows per day and per the columns the rules and breakdowns read, from the
- * rollup build-db derives (rules 1-3 already applied; schema.ts).
+ * rollup build-db derives (rules 1-3 already applied; schema.ts). `outsideMonths`: only the
+ * days outside $6-$7 (the whole months read from the monthly rollup).
  */
-const dailySql = (s: string) => `
+const dailySql = (s: string, outsideMonths = false) => `
   SELECT r.direction, r.category, r.merchant_name, r.subcategory, r.day, r.to_platform,
     sum(r.amount) AS amount, sum(r.count) AS count, max(r.max_amount) AS max_amount
   FROM ${s}.${ROLLUP_TABLE} r
   WHERE r.user_id = $1 AND r.day BETWEEN $2::date AND $3::date
     AND ($4::text = '' OR r.account_link_id = $4::text)
     AND (cardinality($5::text[]) = 0 OR r.account_id = ANY($5::text[]))
+    ${outsideMonths ? 'AND r.day NOT BETWEEN $6::date AND $7::date' : ''}
   GROUP BY r.user_id, r.direction, r.category, r.merchant_name, r.subcategory, r.day,
     r.to_platform`;
+
+/**
+ * The scoped groups of the user's dense months (schema.ts, MONTHLY_ROLLUP_TABLE): $1 user, $2/$3
+ * the window's whole months, $4/$5 the link and account scope. Rows at the rollup's grain (one
+ * per account too): the totals are finished here either way.
+ */
+const monthlySql = (s: string) => `
+  SELECT r.direction, r.category, r.merchant_name, r.subcategory, r.month AS day, r.to_platform,
+    r.amount, r.count, r.max_amount, r.days
+  FROM ${s}.${MONTHLY_ROLLUP_TABLE} r
+  WHERE r.user_id = $1 AND r.month BETWEEN $2::date AND $3::date
+    AND ($4::text = '' OR r.account_link_id = $4::text)
+    AND (cardinality($5::text[]) = 0 OR r.account_id = ANY($5::text[]))`;
+
+/** The users with a monthly rollup. */
+const monthlyUsersSql = (s: string) => `SELECT user_id FROM ${s}.${MONTHLY_USERS_TABLE}`;
 
 /**
  * How many counted rows of the given merchants have each amount (is_recurring reads the
@@ -86,12 +104,18 @@ interface DailyGroup {
   category: string;
   merchant_name: string | null;
   subcategory: string | null;
+  /** The group's day, or its month's first day (a monthly group). */
   day: string;
   to_platform: boolean;
   amount: string;
   count: string;
   max_amount: string;
+  /** A monthly group's days. */
+  days?: string[];
 }
+
+/** Periods made of whole months: a month of the monthly rollup lies in one of them. */
+const MONTHLY_PERIODS: ReadonlySet<TimePeriod> = new Set(['month', 'quarter', 'year']);
 
 interface Candidate {
   id: string;
@@ -139,18 +163,56 @@ interface EntryState extends Accumulator {
 
 export class SpendingQueries {
   private readonly daily: string;
+  private readonly dailyOutsideMonths: string;
+  private readonly monthly: string;
   private readonly merchantAmounts: string;
   private readonly candidates: string;
   private readonly ids: string;
 
-  constructor(
+  private constructor(
     private readonly db: PgPool,
     s: string,
+    /** Users whose whole months are read from the monthly rollup. */
+    private readonly monthlyUsers: ReadonlySet<string>,
   ) {
     this.daily = dailySql(s);
+    this.dailyOutsideMonths = dailySql(s, true);
+    this.monthly = monthlySql(s);
     this.merchantAmounts = merchantAmountsSql(s);
     this.candidates = candidatesSql(s);
     this.ids = idsSql(s);
+  }
+
+  /** The statements of schema `s`; a generation published without a monthly rollup has none. */
+  static async of(db: PgPool, s: string): Promise<SpendingQueries> {
+    const users = await db
+      .query<{ user_id: string }>(monthlyUsersSql(s))
+      .catch((): { user_id: string }[] => []);
+    return new SpendingQueries(db, s, new Set(users.map((row) => row.user_id)));
+  }
+
+  /** The user's groups: by day, or by month for the whole months of a dense user's window. */
+  private groups(query: SpendingQuery, scope: SqlParam[]): Promise<DailyGroup[]> {
+    const months =
+      this.monthlyUsers.has(query.userId) && MONTHLY_PERIODS.has(query.timePeriod)
+        ? wholeMonths(query.window)
+        : null;
+    if (!months) return this.db.query<DailyGroup & Record<string, unknown>>(this.daily, scope);
+    const [userId, , , linkId, accountIds] = scope as [string, string, string, string, string[]];
+    return Promise.all([
+      this.db.query<DailyGroup & Record<string, unknown>>(this.dailyOutsideMonths, [
+        ...scope,
+        months.start,
+        months.end,
+      ]),
+      this.db.query<DailyGroup & Record<string, unknown>>(this.monthly, [
+        userId,
+        months.start,
+        months.end,
+        linkId,
+        accountIds,
+      ]),
+    ]).then(([days, monthly]) => [...days, ...monthly]);
   }
 
   async spendingAggregates(query: SpendingQuery): Promise<SpendingAggregates> {
@@ -163,7 +225,7 @@ export class SpendingQueries {
     ];
     const listsIds = singleDayTransactionIds(query);
     const [groups, idRows] = await Promise.all([
-      this.db.query<DailyGroup & Record<string, unknown>>(this.daily, scope),
+      this.groups(query, scope),
       listsIds
         ? this.db.query<{ id: string; direction: 'DEBIT' | 'CREDIT'; category: string }>(
             this.ids,
@@ -232,7 +294,7 @@ export class SpendingQueries {
       const max = cents(group.max_amount);
       if (max > entry.max) entry.max = max;
       if (query.groupBy === 'merchant') {
-        entry.dates.add(group.day);
+        for (const day of group.days ?? [group.day]) entry.dates.add(day);
       }
 
       const values: Record<BreakdownKey, string> = {
