@@ -13,7 +13,7 @@ import { loadGeneration } from '../src/engines/postgres/publish.ts';
 import { configureShardServers } from '../src/engines/postgres/topology.ts';
 import { tokensPathFor } from '../src/tokens/path.ts';
 import { loadTokens } from '../src/tokens/store.ts';
-import { type BenchStore, CACHE_DIR } from './stores.ts';
+import { type BenchStore, CACHE_DIR, codeHash } from './stores.ts';
 
 const CLUSTER_DIR = join(CACHE_DIR, 'cluster');
 const CLUSTER_PORT = 54_400;
@@ -65,7 +65,12 @@ export async function ensureClusterStore(
   }
   const databaseUrl = withDatabase(cluster.databaseUrl, database);
   const file = await stat(store.databasePath);
-  const source = `${store.databasePath}@${file.size}:${file.mtimeMs}`;
+  // The store file and the code that lays it out on the cluster: either changing reloads it.
+  const layout = await codeHash([
+    'src/engines/postgres/schema.ts',
+    'src/engines/postgres/publish.ts',
+  ]);
+  const source = `${store.databasePath}@${file.size}:${file.mtimeMs}#${layout}`;
   const loaded = await run(databaseUrl, async (client) => {
     await configureShardServers(
       client,
