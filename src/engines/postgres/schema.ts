@@ -136,21 +136,23 @@ const columnList = (table: ShardedTable, collation: TextCollation) =>
  * a typical user's barely fewer, at no cost.
  */
 export const ROLLUP_TABLE = 'spending_daily';
+/** A rollup group's columns after its user and its day (or month). */
+const groupColumns = (collation: TextCollation) => [
+  `direction ${text(collation)} NOT NULL`,
+  `category ${text(collation)} NOT NULL`,
+  `merchant_name ${text(collation)}`,
+  `subcategory ${text(collation)}`,
+  'to_platform boolean NOT NULL',
+  `account_id ${text(collation)} NOT NULL`,
+  `account_link_id ${text(collation)}`,
+  'amount numeric NOT NULL',
+  'count bigint NOT NULL',
+  'max_amount numeric(18,2) NOT NULL',
+];
 const rollupColumns = (collation: TextCollation) =>
-  [
-    `user_id ${text(collation)} NOT NULL`,
-    'day date NOT NULL',
-    `direction ${text(collation)} NOT NULL`,
-    `category ${text(collation)} NOT NULL`,
-    `merchant_name ${text(collation)}`,
-    `subcategory ${text(collation)}`,
-    'to_platform boolean NOT NULL',
-    `account_id ${text(collation)} NOT NULL`,
-    `account_link_id ${text(collation)}`,
-    'amount numeric NOT NULL',
-    'count bigint NOT NULL',
-    'max_amount numeric(18,2) NOT NULL',
-  ].join(', ');
+  [`user_id ${text(collation)} NOT NULL`, 'day date NOT NULL', ...groupColumns(collation)].join(
+    ', ',
+  );
 
 /**
  * The monthly rollup, for the users whose months hold at least MONTHLY_MIN_DENSITY times fewer
@@ -163,16 +165,7 @@ const monthlyColumns = (collation: TextCollation) =>
   [
     `user_id ${text(collation)} NOT NULL`,
     'month date NOT NULL',
-    `direction ${text(collation)} NOT NULL`,
-    `category ${text(collation)} NOT NULL`,
-    `merchant_name ${text(collation)}`,
-    `subcategory ${text(collation)}`,
-    'to_platform boolean NOT NULL',
-    `account_id ${text(collation)} NOT NULL`,
-    `account_link_id ${text(collation)}`,
-    'amount numeric NOT NULL',
-    'count bigint NOT NULL',
-    'max_amount numeric(18,2) NOT NULL',
+    ...groupColumns(collation),
     'days date[] NOT NULL',
   ].join(', ');
 const monthlyUsersColumns = (collation: TextCollation) => `user_id ${text(collation)} NOT NULL`;
