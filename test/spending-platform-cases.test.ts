@@ -298,24 +298,21 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
     const store = await DuckDbPool.open(databasePath, { poolSize: 1 });
     try {
       expect((await spendingReadsOf(store)).source).toBe('rollup');
-      // Each part row, its null columns left out (only a row source has transaction_ids), its
-      // amounts in order (a list's order is the source's).
+      // Each part row with its keys in order at every level, null columns left out (only a
+      // row source has transaction_ids).
+      const canonical = (value: unknown): unknown =>
+        Array.isArray(value)
+          ? value.map(canonical)
+          : value !== null && typeof value === 'object'
+            ? Object.fromEntries(
+                Object.entries(value)
+                  .filter(([, item]) => item !== null)
+                  .sort(([a], [b]) => (a < b ? -1 : 1))
+                  .map(([key, item]) => [key, canonical(item)]),
+              )
+            : value;
       const sorted = (rows: Record<string, unknown>[]) =>
-        rows
-          .map((row) =>
-            JSON.stringify(
-              Object.fromEntries(
-                Object.entries(row)
-                  .filter(([, value]) => value !== null)
-                  .map(([key, value]) => [
-                    key,
-                    key === 'amounts' ? [...(value as string[])].sort() : value,
-                  ]),
-              ),
-              Object.keys(row).sort(),
-            ),
-          )
-          .sort();
+        rows.map((row) => JSON.stringify(canonical(row))).sort();
       for (const groupBy of GROUP_BYS) {
         const answers = await Promise.all(
           (['rollup', 'rows', 'joined'] as SpendingSource[]).map((source) => {

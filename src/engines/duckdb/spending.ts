@@ -26,7 +26,7 @@ import {
   UNCATEGORIZED,
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
-import { cents } from '../../domain/spending/recurring.ts';
+import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
 import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from './platform-sql.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
@@ -155,7 +155,7 @@ const entryExtras = (groupBy: GroupBy, source: SpendingSource): string => {
       return '';
     case 'merchant':
       return `, list_sort(list_distinct(flatten(list(days)))) AS dates,
-    flatten(list(amounts))::VARCHAR[] AS amounts`;
+    list_aggregate(flatten(list(amounts))::VARCHAR[], 'histogram') AS amounts`;
     case 'time_period':
       // Only a row source knows ids: the single-day query that lists them reads rows.
       return source === 'rollup'
@@ -231,7 +231,8 @@ interface AnalysisRow {
   count: number | null;
   largest: LargestTransaction | null;
   dates: string[] | null;
-  amounts: string[] | null;
+  /** Each distinct amount and how many counted rows have it. */
+  amounts: Record<string, number> | null;
   transaction_ids: string[] | null;
   unique_merchants: number | null;
   income: string | null;
@@ -247,6 +248,22 @@ export interface SpendingReads {
   source: SpendingSource;
   /** Users whose whole months are read from the monthly rollup (source `rollup`). */
   monthlyUsers: ReadonlySet<string>;
+}
+
+/**
+ * A merchant entry's amounts, one per counted row, only when its dates have a recurring cadence
+ * (recurring.ts: the others cannot be recurring whatever their amounts). The SQL sends each
+ * distinct amount once with its count: a heavy user's 400,000 amounts are a few thousand, and
+ * his daily merchants, which have no cadence, expand to none.
+ */
+function amountsIfCadence(dates: string[], amounts: Record<string, number> | null): bigint[] {
+  if (!amounts || !hasRecurringCadence(dates)) return [];
+  const expanded: bigint[] = [];
+  for (const [amount, count] of Object.entries(amounts)) {
+    const each = cents(amount);
+    for (let i = 0; i < count; i++) expanded.push(each);
+  }
+  return expanded;
 }
 
 /**
@@ -324,7 +341,7 @@ export async function spendingAggregates(
           count: Number(row.count),
           largest: row.largest as LargestTransaction,
           ...(row.dates ? { dates: row.dates } : {}),
-          ...(row.amounts ? { amountsInCents: row.amounts.map(cents) } : {}),
+          ...(row.dates ? { amountsInCents: amountsIfCadence(row.dates, row.amounts) } : {}),
           ...(row.transaction_ids ? { transactionIds: row.transaction_ids } : {}),
         });
         break;
