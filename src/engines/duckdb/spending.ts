@@ -1,8 +1,9 @@
 /**
- * The spending analysis in one SQL statement: the user's scoped rows once, the counted rows
- * once, then one heavy aggregation for the listed entries and one GROUPING SETS pass for every
- * lighter breakdown, plus the summary and the cash flow. Results are exact text (DECIMAL and
- * BIGINT as strings); shape.ts turns them into the response.
+ * The spending analysis in one SQL statement: the user's scoped groups once (from build-db's
+ * rollups when the store has them, else from the transactions), the counted ones once, then one
+ * aggregation for the listed entries and one GROUPING SETS pass for every lighter breakdown,
+ * plus the summary and the cash flow. The rows come as one JSON text with every amount cast to
+ * text, so they stay exact (DuckDbPool.queryJson); shape.ts turns them into the response.
  */
 
 import {
