@@ -91,6 +91,8 @@ export class DuckDbPool {
       enable_external_access: 'false',
       autoload_known_extensions: 'false',
       autoinstall_known_extensions: 'false',
+      // Late materialization made a top-N page re-scan the whole table for its rows (a page of
+      // 50 took 5 ms instead of 1.1 ms).
       late_materialization_max_rows: '0',
       lock_configuration: 'true',
     });
