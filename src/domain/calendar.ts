@@ -75,6 +75,16 @@ export function wholeMonths(window: Window): Window | null {
   return first <= end ? { start: first, end } : null;
 }
 
+/** Periods made of whole calendar months. */
+const MONTH_ALIGNED: ReadonlySet<TimePeriod> = new Set(['month', 'quarter', 'year']);
+
+/**
+ * What a monthly rollup can answer of a window grouped by `period`: its whole months, when the
+ * periods are made of whole months (a month then lies in one period); null otherwise.
+ */
+export const wholeMonthsFor = (window: Window, period: TimePeriod): Window | null =>
+  MONTH_ALIGNED.has(period) ? wholeMonths(window) : null;
+
 export const daysIn = (window: Window): number =>
   dayNumber(window.end) - dayNumber(window.start) + 1;
 

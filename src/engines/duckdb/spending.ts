@@ -11,7 +11,7 @@ import {
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../build/derived.ts';
-import type { TimePeriod } from '../../domain/calendar.ts';
+import { wholeMonthsFor } from '../../domain/calendar.ts';
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
 import {
@@ -55,7 +55,7 @@ export type SpendingSource = 'rollup' | 'rows' | 'joined';
 /** What a variant reads beyond the totals. */
 interface SourceShape {
   source: SpendingSource;
-  /** The window's whole months come from the monthly rollup (periods of a month or longer). */
+  /** The window's whole months ($10-$11) come from the monthly rollup. */
   monthly: boolean;
   /** Each group's days and amounts (merchant entries: is_recurring). */
   recurring: boolean;
@@ -85,14 +85,14 @@ function sourceSql({ source, monthly, recurring }: SourceShape): string {
   FROM ${SPENDING_DAILY_TABLE}
   WHERE user_id = $1::VARCHAR AND ${window('day')}`;
       if (!monthly) return daily;
-      // A whole month inside the window is one monthly group; the rest of the window, days.
-      return `${daily}
-    AND NOT (date_trunc('month', day) >= $2::VARCHAR::DATE AND last_day(day) <= $3::VARCHAR::DATE)
+      // The window's whole months ($10-$11) as monthly groups; the rest of the window, days.
+      const months = (day: string) => `${day} BETWEEN $10::VARCHAR::DATE AND $11::VARCHAR::DATE`;
+      return `${daily} AND NOT ${months('day')}
   UNION ALL
   SELECT month AS day, ${totals}, largest.day AS largest_day
     ${recurring ? ', days, amounts' : ''}, ${KEYS}
   FROM ${SPENDING_MONTHLY_TABLE}
-  WHERE user_id = $1::VARCHAR AND ${window('month')} AND last_day(month) <= $3::VARCHAR::DATE`;
+  WHERE user_id = $1::VARCHAR AND ${months('month')}`;
     }
     case 'rows':
       return `
@@ -114,7 +114,7 @@ function sourceSql({ source, monthly, recurring }: SourceShape): string {
 /**
  * $1 user, $2/$3 window, $4 link_id or '' (a NULL would bind untyped), $5 account ids, $6 categories, $7 date_trunc unit,
  * $8 include_income, $9 with cash flow, $10 (period variant of a row source only) with
- * transaction ids.
+ * transaction ids, or $10/$11 (the rollup, monthly) the window's whole months.
  * Every parameter is cast to its type: an untyped one makes DuckDB rebind the statement on each
  * execution, recompiling every regular expression (about 7 ms).
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
@@ -201,7 +201,7 @@ function analysisSql(
 
 /** The SQL text per variant, built once: a constant text per variant keeps statements prepared. */
 const SQL_BY_VARIANT = new Map<string, string>();
-/** `monthly`: read the window's whole months from the monthly rollup (SourceShape). */
+/** `monthly`: read the window's whole months ($10-$11) from the monthly rollup (SourceShape). */
 export function sqlFor(
   groupBy: GroupBy,
   secondary: SecondaryGroupBy | null,
@@ -216,9 +216,6 @@ export function sqlFor(
   }
   return sql;
 }
-
-/** Periods made of whole months: a month of the monthly rollup lies in one of them. */
-const MONTHLY_PERIODS: ReadonlySet<TimePeriod> = new Set(['month', 'quarter', 'year']);
 
 interface AnalysisRow {
   part: 'entry' | 'breakdown' | 'summary' | 'cash_flow';
@@ -317,13 +314,13 @@ export async function spendingAggregates(
   const read = source === 'rollup' && listsIds ? 'rows' : source;
   // Only the period variant of a row source lists ids; DuckDB rejects an unused parameter.
   if (query.groupBy === 'time_period' && read !== 'rollup') params.push(listsIds);
+  const months =
+    read === 'rollup' && monthlyUsers.has(query.userId)
+      ? wholeMonthsFor(query.window, query.timePeriod)
+      : null;
+  if (months) params.push(months.start, months.end);
   const rows = await db.queryJson<AnalysisRow>(
-    sqlFor(
-      query.groupBy,
-      query.secondaryGroupBy,
-      read,
-      read === 'rollup' && monthlyUsers.has(query.userId) && MONTHLY_PERIODS.has(query.timePeriod),
-    ),
+    sqlFor(query.groupBy, query.secondaryGroupBy, read, months !== null),
     params,
   );
   const aggregates: SpendingAggregates = {
@@ -341,8 +338,9 @@ export async function spendingAggregates(
           amount: exact(row.amount),
           count: Number(row.count),
           largest: row.largest as LargestTransaction,
-          ...(row.dates ? { dates: row.dates } : {}),
-          ...(row.dates ? { amountsInCents: amountsIfCadence(row.dates, row.amounts) } : {}),
+          ...(row.dates
+            ? { dates: row.dates, amountsInCents: amountsIfCadence(row.dates, row.amounts) }
+            : {}),
           ...(row.transaction_ids ? { transactionIds: row.transaction_ids } : {}),
         });
         break;

@@ -9,7 +9,7 @@
  * The row-level facts come in a second single-shard statement only for what is listed: the
  * rows holding each entry's largest amount, and the ids of a single day.
  */
-import { periodKey, type TimePeriod, wholeMonths } from '../../domain/calendar.ts';
+import { periodKey, wholeMonthsFor } from '../../domain/calendar.ts';
 import { compareCodePoints, type Exact, exact, ZERO } from '../../domain/money.ts';
 import {
   type BreakdownAggregate,
@@ -114,9 +114,6 @@ interface DailyGroup {
   days?: string[];
 }
 
-/** Periods made of whole months: a month of the monthly rollup lies in one of them. */
-const MONTHLY_PERIODS: ReadonlySet<TimePeriod> = new Set(['month', 'quarter', 'year']);
-
 interface Candidate {
   id: string;
   amount: string;
@@ -193,12 +190,10 @@ export class SpendingQueries {
 
   /** The user's groups: by day, or by month for the whole months of a dense user's window. */
   private groups(query: SpendingQuery, scope: SqlParam[]): Promise<DailyGroup[]> {
-    const months =
-      this.monthlyUsers.has(query.userId) && MONTHLY_PERIODS.has(query.timePeriod)
-        ? wholeMonths(query.window)
-        : null;
+    const months = this.monthlyUsers.has(query.userId)
+      ? wholeMonthsFor(query.window, query.timePeriod)
+      : null;
     if (!months) return this.db.query<DailyGroup & Record<string, unknown>>(this.daily, scope);
-    const [userId, , , linkId, accountIds] = scope as [string, string, string, string, string[]];
     return Promise.all([
       this.db.query<DailyGroup & Record<string, unknown>>(this.dailyOutsideMonths, [
         ...scope,
@@ -206,11 +201,11 @@ export class SpendingQueries {
         months.end,
       ]),
       this.db.query<DailyGroup & Record<string, unknown>>(this.monthly, [
-        userId,
+        query.userId,
         months.start,
         months.end,
-        linkId,
-        accountIds,
+        query.linkId ?? '',
+        query.accountIds,
       ]),
     ]).then(([days, monthly]) => [...days, ...monthly]);
   }
