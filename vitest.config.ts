@@ -1,38 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { ENGINES } from './test/helpers/engine.ts';
 
-/**
- * Suites that exercise the read port through the app: they run once per engine. The others
- * (domain rules, validators, builder, CLIs, process behaviour, DuckDB internals, the file
- * hot swap) run once, on the default.
- */
-const BEHAVIOUR_SUITES = [
-  'test/auth.test.ts',
-  'test/balance-history.test.ts',
-  'test/balances.test.ts',
-  'test/contract.test.ts',
-  'test/cross-user.test.ts',
-  'test/errors.test.ts',
-  'test/income.test.ts',
-  'test/liabilities.test.ts',
-  'test/links.test.ts',
-  'test/scoping.test.ts',
-  'test/spending-combinations.test.ts',
-  'test/spending-edges.test.ts',
-  'test/spending-exact-figures.test.ts',
-  'test/spending-properties.test.ts',
-  'test/spending-rules.test.ts',
-  'test/spending-serialized.test.ts',
-  'test/spending-validation.test.ts',
-  'test/transactions.test.ts',
-  'test/validation-endpoints.test.ts',
-  'test/defects-health.test.ts',
-  'test/defects-rate-limit.test.ts',
-  'test/defects-windows.test.ts',
-  'test/discovery.test.ts',
-  'test/transactions-filters.test.ts',
-];
-
 export default defineConfig({
   test: {
     // Every response of the app is checked against openapi.yaml (see the file).
@@ -50,13 +18,16 @@ export default defineConfig({
         env: { TEST_ENGINE: engine },
         // The postgres suites run on a cluster the test run starts and removes itself.
         globalSetup: engine === 'postgres' ? ['test/setup/postgres-cluster.ts'] : [],
-        // The default engine runs everything but the cluster's own suites (test/postgres/);
-        // every other engine the behaviour suites and its own.
+        // test/api/ holds every suite that reads the port through the app: it runs on every
+        // engine. test/engines/<engine>/ holds an engine's own suites. Everything else (domain
+        // rules, validators, CLIs, process behaviour) runs once, with the default engine.
         include:
           index === 0
             ? ['test/**/*.test.ts']
-            : [...BEHAVIOUR_SUITES, `test/${engine}/**/*.test.ts`],
-        exclude: index === 0 ? ['test/postgres/**'] : [],
+            : ['test/api/**/*.test.ts', `test/engines/${engine}/**/*.test.ts`],
+        exclude: ENGINES.filter((other) => other !== engine).map(
+          (other) => `test/engines/${other}/**`,
+        ),
       },
     })),
   },

@@ -7,12 +7,12 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { newGeneration } from '../src/build/publish.ts';
-import { type ClusterInfo, startCluster, stopCluster } from '../src/engines/postgres/cluster.ts';
-import { loadGeneration } from '../src/engines/postgres/publish.ts';
+import { newGeneration } from '../src/contract/store-format.ts';
+import { loadTokens } from '../src/engines/duckdb/token-file.ts';
 import { configureShardServers } from '../src/engines/postgres/topology.ts';
+import { loadGeneration } from '../src/ingest/postgres/load.ts';
 import { tokensPathFor } from '../src/tokens/path.ts';
-import { loadTokens } from '../src/tokens/store.ts';
+import { type ClusterInfo, startCluster, stopCluster } from '../tools/cluster/cluster.ts';
 import { type BenchStore, CACHE_DIR, codeHash } from './stores.ts';
 
 const CLUSTER_DIR = join(CACHE_DIR, 'cluster');
@@ -66,10 +66,7 @@ export async function ensureClusterStore(
   const databaseUrl = withDatabase(cluster.databaseUrl, database);
   const file = await stat(store.databasePath);
   // The store file and the code that lays it out on the cluster: either changing reloads it.
-  const layout = await codeHash([
-    'src/engines/postgres/schema.ts',
-    'src/engines/postgres/publish.ts',
-  ]);
+  const layout = await codeHash(['src/engines/postgres/schema.ts', 'src/ingest/postgres']);
   const source = `${store.databasePath}@${file.size}:${file.mtimeMs}#${layout}`;
   const loaded = await run(databaseUrl, async (client) => {
     await configureShardServers(

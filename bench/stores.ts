@@ -48,15 +48,8 @@ export interface BenchStore {
 type Progress = (line: string) => void;
 
 /** Files whose content decides what the generator writes / what the builder lays out. */
-const GENERATOR_FILES = ['src/demo-data', 'scripts/fixtures.ts'];
-const BUILDER_FILES = [
-  'src/build/build.ts',
-  'src/build/derived.ts',
-  'src/build/validate.ts',
-  'src/build/publish.ts',
-  'src/build/schema.ts',
-  'scripts/build-db.ts',
-];
+const GENERATOR_FILES = ['tools/demo-data', 'tools/fixtures.ts'];
+const BUILDER_FILES = ['src/ingest', 'src/contract', 'src/engines/sql', 'scripts/build-db.ts'];
 
 async function filesUnder(path: string): Promise<string[]> {
   const info = await stat(path);

@@ -1,7 +1,7 @@
-import { BuildInputError, buildStore } from '../src/build/build.ts';
-import { buildPostgresStore, isPostgresUrl } from '../src/build/postgres.ts';
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
 import { databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
+import { BuildInputError, buildStore } from '../src/ingest/build.ts';
+import { buildPostgresStore, isPostgresUrl } from '../src/ingest/postgres/build.ts';
 
 const HELP = `
 Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--tokens <file>]

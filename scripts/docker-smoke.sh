@@ -54,7 +54,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 IMAGE=${IMAGE:-finance-api:smoke}
 EXTRA_CA_DIR=${EXTRA_CA_DIR-/usr/local/share/ca-certificates}
 BASE=$(sed -n 's/^ARG NODE_IMAGE=//p' "$ROOT/Dockerfile" | head -n 1)
-DEMO_USER=$(grep -o "'usr_[0-9a-z]*'" "$ROOT/src/demo-data/demo.ts" | head -n 1 | tr -d "'")
+DEMO_USER=$(grep -o "'usr_[0-9a-z]*'" "$ROOT/tools/demo-data/demo.ts" | head -n 1 | tr -d "'")
 SHUTDOWN_GRACE_S=10
 WORK=$(mktemp -d /tmp/docker-smoke.XXXXXX)
 CONTAINERS=()

@@ -1,20 +1,14 @@
-import { isPostgresUrl } from '../src/build/postgres.ts';
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
 import { DEFAULT_DATABASE_PATH, databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
-import { parseDay } from '../src/demo-data/days.ts';
+import { isCalendarDate } from '../src/domain/calendar.ts';
+import { listTokens, mintToken, revokeToken } from '../src/engines/duckdb/token-file.ts';
 import {
   listClusterTokens,
   mintClusterToken,
   revokeClusterToken,
 } from '../src/engines/postgres/tokens.ts';
-import {
-  listTokens,
-  MIN_REVOKE_PREFIX,
-  mintToken,
-  revokeToken,
-  TOKEN_ID_LENGTH,
-  tokenId,
-} from '../src/tokens/store.ts';
+import { isPostgresUrl } from '../src/ingest/postgres/build.ts';
+import { MIN_REVOKE_PREFIX, TOKEN_ID_LENGTH, tokenId } from '../src/tokens/store.ts';
 import { hashToken } from '../src/tokens/token.ts';
 
 const HELP = `
@@ -71,15 +65,6 @@ function parseExpiry(value: string): Date {
     throw new UsageError(`--expires ${value} is not in the future`);
   }
   return expiresAt;
-}
-
-function isCalendarDate(text: string): boolean {
-  try {
-    parseDay(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function printTable(rows: string[][]): void {

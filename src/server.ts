@@ -7,16 +7,16 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, loggerOptions } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
+import { FollowedTokens } from './engines/duckdb/followed-tokens.ts';
 import { DuckDbPort } from './engines/duckdb/port.ts';
 import { watchStoreFile } from './engines/duckdb/watch.ts';
 import { PgPool } from './engines/postgres/pool.ts';
 import { PostgresPort } from './engines/postgres/port.ts';
 import { watchGeneration } from './engines/postgres/watch.ts';
+import { Metrics, startMetricsServer } from './http/metrics.ts';
 import type { TlsFiles } from './http/server-options.ts';
-import { Metrics, startMetricsServer } from './metrics.ts';
 import type { ReadPort } from './port/read-port.ts';
 import { type ReloadOutcome, SwappablePort } from './port/swappable.ts';
-import { FollowedTokens } from './tokens/followed.ts';
 import { tokensPathFor } from './tokens/path.ts';
 
 export interface RunningServer {

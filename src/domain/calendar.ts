@@ -32,6 +32,10 @@ export function dateOf(day: number): string {
   return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
 }
 
+/** Is this text a real calendar date written `YYYY-MM-DD`? */
+export const isCalendarDate = (text: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}$/.test(text) && dateOf(dayNumber(text)) === text;
+
 export const addDays = (date: string, days: number): string => dateOf(dayNumber(date) + days);
 
 /** The same calendar date one year earlier; Feb 29 becomes Feb 28. */

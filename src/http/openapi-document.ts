@@ -146,7 +146,7 @@ const REQUEST_ID_PARAMETER = {
   description:
     'Your own request id, echoed in the `x-request-id` response header (and in a spending ' +
     'body’s `request_id`); a missing or unsafe one is replaced by a new UUID',
-  // The pattern of requestIdFor's SAFE_REQUEST_ID (test/openapi.test.ts holds them together).
+  // The pattern of requestIdFor's SAFE_REQUEST_ID (test/unit/openapi.test.ts holds them together).
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
 

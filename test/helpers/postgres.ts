@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
-import { newGeneration } from '../../src/build/publish.ts';
+import { newGeneration } from '../../src/contract/store-format.ts';
 import { PgPool, type Row, type SqlParam } from '../../src/engines/postgres/pool.ts';
-import { loadGeneration } from '../../src/engines/postgres/publish.ts';
 import { configureShardServers } from '../../src/engines/postgres/topology.ts';
+import { loadGeneration } from '../../src/ingest/postgres/load.ts';
 import { REPO_ROOT } from './server.ts';
 import { makeTempDir } from './store.ts';
 

@@ -3,11 +3,11 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { DEMO_USERS } from '../../src/demo-data/demo.ts';
+import { DEMO_USERS } from '../../tools/demo-data/demo.ts';
 import { buildDemoStore, makeTempDir, mintTestToken } from './store.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-export { DEMO_TODAY, DEMO_USERS } from '../../src/demo-data/demo.ts';
+export { DEMO_TODAY, DEMO_USERS } from '../../tools/demo-data/demo.ts';
 
 /** A private copy of the demo store (safe to replace) with one token per listed user. */
 export async function demoStoreCopy(

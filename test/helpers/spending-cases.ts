@@ -6,8 +6,6 @@
  * build-db gives him a monthly rollup (build/derived.ts).
  */
 import { join } from 'node:path';
-import { buildStore } from '../../src/build/build.ts';
-import { generateFixtures } from '../../src/demo-data/generator.ts';
 import type { TimePeriod, Window } from '../../src/domain/calendar.ts';
 import {
   GROUP_BYS,
@@ -15,6 +13,8 @@ import {
   type SpendingQuery,
 } from '../../src/domain/spending/model.ts';
 import type { DuckDbPool } from '../../src/engines/duckdb/pool.ts';
+import { buildStore } from '../../src/ingest/build.ts';
+import { generateFixtures } from '../../tools/demo-data/generator.ts';
 import { makeTempDir } from './store.ts';
 
 const VARIANTS = [

@@ -20,7 +20,7 @@ const DOCS_ROUTE = /^\/(docs(\/|$)|openapi\.(json|yaml)$)/;
 const problems: string[] = [];
 
 declare global {
-  /** Responses checked so far in this test file (test/contract.test.ts reads it). */
+  /** Responses checked so far in this test file (test/api/contract.test.ts reads it). */
   var contractResponsesChecked: number | undefined;
   /** This file's channel subscriber, replaced when a worker runs the setup again. */
   var contractRecorderSubscriber: ((message: unknown) => void) | undefined;

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type ClusterInfo, startCluster, stopCluster } from '../../src/engines/postgres/cluster.ts';
+import { type ClusterInfo, startCluster, stopCluster } from '../../tools/cluster/cluster.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

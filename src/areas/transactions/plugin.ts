@@ -13,7 +13,7 @@ import { pageRequest, paginated } from '../../http/pagination.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { notFoundResponse, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { DailyTotalRecord, TransactionFilters } from '../../port/read-port.ts';
-import { resolveCategories } from '../categories/filter.ts';
+import { resolveCategories } from '../shared/categories-filter.ts';
 import { TransactionListQuery } from './query.ts';
 import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';
 import { listedTransaction, transactionListStream } from './stream.ts';

@@ -1,4 +1,5 @@
 /** The user's accounts and their balance snapshots: accounts, balances, history, liabilities. */
+
 import { type AccountType, LIABILITY_ACCOUNT_TYPES } from '../../domain/taxonomy.ts';
 import type {
   AccountRecord,
@@ -6,9 +7,8 @@ import type {
   LatestBalanceRecord,
   LiabilityRecord,
 } from '../../port/read-port.ts';
+import { sqlString } from '../sql/literals.ts';
 import type { DuckDbPool } from './pool.ts';
-
-const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** An SQL list of account types, for `type IN (...)`. */
 const accountTypesSql = (types: readonly AccountType[]) => types.map(sqlString).join(', ');

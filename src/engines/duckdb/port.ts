@@ -2,7 +2,7 @@
  * The DuckDB adapter of the read port: one store file, opened read-only through a hardened
  * connection pool. Each method's SQL lives in this folder, one module per area.
  */
-import { TABLE_NAMES } from '../../build/schema.ts';
+import { TABLE_NAMES } from '../../contract/tables.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import type {
@@ -12,9 +12,9 @@ import type {
   TokenOwner,
   TransactionFilters,
 } from '../../port/read-port.ts';
-import { FollowedTokens } from '../../tokens/followed.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import * as accounts from './accounts.ts';
+import { FollowedTokens } from './followed-tokens.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
 import { DuckDbPool, type DuckDbPoolOptions } from './pool.ts';

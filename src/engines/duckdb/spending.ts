@@ -10,7 +10,7 @@ import {
   SPENDING_DAILY_TABLE,
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
-} from '../../build/derived.ts';
+} from '../../contract/derived.ts';
 import { wholeMonthsFor } from '../../domain/calendar.ts';
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
@@ -28,7 +28,7 @@ import {
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
 import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
-import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from './platform-sql.ts';
+import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../sql/platform.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /** One row over the scoped rows (see countedCtes); `$9` switches it off for the legacy endpoint. */
@@ -48,7 +48,7 @@ const CASH_FLOW_SQL = `
  *   each row;
  * - `joined`: the transactions joined with their accounts, the platform patterns matched per
  *   request (a store built by an older build-db, or with other platform rules).
- * The three answer identically (test/spending-derived.test.ts).
+ * The three answer identically (test/engines/duckdb/spending-derived.test.ts).
  */
 export type SpendingSource = 'rollup' | 'rows' | 'joined';
 

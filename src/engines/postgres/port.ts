@@ -15,12 +15,12 @@ import {
   type TokenOwner,
   type TransactionFilters,
 } from '../../port/read-port.ts';
-import type { FollowedTokens } from '../../tokens/followed.ts';
+import type { FollowedTokens } from '../duckdb/followed-tokens.ts';
 import * as accounts from './accounts.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
+import { CURRENT_GENERATION_SQL } from './meta.ts';
 import { PgPool, type PgPoolOptions } from './pool.ts';
-import { CURRENT_GENERATION_SQL } from './schema.ts';
 import { SpendingQueries } from './spending.ts';
 import { SHARD_PROBE_PREFIX } from './topology.ts';
 import { TransactionQueries } from './transactions.ts';

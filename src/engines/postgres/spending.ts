@@ -9,6 +9,12 @@
  * The row-level facts come in a second single-shard statement only for what is listed: the
  * rows holding each entry's largest amount, and the ids of a single day.
  */
+
+import {
+  SPENDING_DAILY_TABLE,
+  SPENDING_MONTHLY_TABLE,
+  SPENDING_MONTHLY_USERS_TABLE,
+} from '../../contract/derived.ts';
 import { periodKey, wholeMonthsFor } from '../../domain/calendar.ts';
 import { compareCodePoints, type Exact, exact, ZERO } from '../../domain/money.ts';
 import {
@@ -26,7 +32,6 @@ import {
 } from '../../domain/spending/model.ts';
 import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
 import type { PgPool, SqlParam } from './pool.ts';
-import { MONTHLY_ROLLUP_TABLE, MONTHLY_USERS_TABLE, ROLLUP_TABLE } from './schema.ts';
 
 /**
  * Spending rules 1-4 and the link/account scope (the cash-flow basis): $1 user, $2/$3 window,
@@ -47,7 +52,7 @@ const SCOPED = `
 const dailySql = (s: string, outsideMonths = false) => `
   SELECT r.direction, r.category, r.merchant_name, r.subcategory, r.day, r.to_platform,
     sum(r.amount) AS amount, sum(r.count) AS count, max(r.max_amount) AS max_amount
-  FROM ${s}.${ROLLUP_TABLE} r
+  FROM ${s}.${SPENDING_DAILY_TABLE} r
   WHERE r.user_id = $1 AND r.day BETWEEN $2::date AND $3::date
     AND ($4::text = '' OR r.account_link_id = $4::text)
     AND (cardinality($5::text[]) = 0 OR r.account_id = ANY($5::text[]))
@@ -56,20 +61,20 @@ const dailySql = (s: string, outsideMonths = false) => `
     r.to_platform`;
 
 /**
- * The scoped groups of the user's dense months (schema.ts, MONTHLY_ROLLUP_TABLE): $1 user, $2/$3
+ * The scoped groups of the user's dense months (schema.ts, SPENDING_MONTHLY_TABLE): $1 user, $2/$3
  * the window's whole months, $4/$5 the link and account scope. Rows at the rollup's grain (one
  * per account too): the totals are finished here either way.
  */
 const monthlySql = (s: string) => `
   SELECT r.direction, r.category, r.merchant_name, r.subcategory, r.month AS day, r.to_platform,
     r.amount, r.count, r.max_amount, r.days
-  FROM ${s}.${MONTHLY_ROLLUP_TABLE} r
+  FROM ${s}.${SPENDING_MONTHLY_TABLE} r
   WHERE r.user_id = $1 AND r.month BETWEEN $2::date AND $3::date
     AND ($4::text = '' OR r.account_link_id = $4::text)
     AND (cardinality($5::text[]) = 0 OR r.account_id = ANY($5::text[]))`;
 
 /** The users with a monthly rollup. */
-const monthlyUsersSql = (s: string) => `SELECT user_id FROM ${s}.${MONTHLY_USERS_TABLE}`;
+const monthlyUsersSql = (s: string) => `SELECT user_id FROM ${s}.${SPENDING_MONTHLY_USERS_TABLE}`;
 
 /**
  * How many counted rows of the given merchants have each amount (is_recurring reads the

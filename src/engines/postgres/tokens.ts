@@ -11,7 +11,7 @@ import {
   tokenId,
 } from '../../tokens/store.ts';
 import { generateToken, hashToken } from '../../tokens/token.ts';
-import { COORDINATOR_META_DDL, CURRENT_GENERATION_SQL } from './schema.ts';
+import { COORDINATOR_META_DDL, CURRENT_GENERATION_SQL } from './meta.ts';
 
 async function withCoordinator<T>(
   databaseUrl: string,

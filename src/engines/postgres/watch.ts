@@ -1,5 +1,5 @@
+import { CURRENT_GENERATION_SQL } from './meta.ts';
 import type { PgPool } from './pool.ts';
-import { CURRENT_GENERATION_SQL } from './schema.ts';
 
 /**
  * Calls `onPublish` when the cluster's published generation differs from `current()`: the

@@ -1,0 +1,277 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseCliArgs, parseIntegerOption, runCli, UsageError } from '../src/cli/args.ts';
+import { ensureClusterStore, startBenchCluster, stopBenchCluster } from './cluster.ts';
+import { runPhase } from './phase.ts';
+import { clusterLabel, formatSideBySide, formatTable, judgeTargets, type Row } from './report.ts';
+import { comparisonScenarios, mainScenarios, type Scenario, TODAY } from './scenarios.ts';
+import { type BenchStore, ensureStore, ROOT, type StoreSpec } from './stores.ts';
+
+const HELP = `
+Usage: npm run bench -- [--quick] [--backend duckdb|postgres|both] [options]
+
+Builds (or reuses, from bench/cache/) a large store with the fixtures generator and
+build-db, starts the real server (src/main.ts) as its own process, drives it over HTTP
+with autocannon from this process, measures the same requests' raw store queries
+in-process (the engine's ceiling) and a bare route (the framework's ceiling), and prints
+one table. Results are also written as JSON under bench/results/.
+
+Stores (keyed by their parameters and by the generator/builder code, rebuilt when it changes):
+  full     10,000 users (about 10M transactions) + one heavy user of 500,000;
+           comparison store of 1,000 users (about 1M)
+  --quick  2,000 users + the same heavy user; comparison store of 200 users; short runs
+           (under two minutes once the stores exist, about a minute more to build them)
+
+Options:
+  --quick                 small stores, short runs
+  --backend NAME          duckdb (default), postgres (the same data on a local sharded
+                          cluster of a coordinator and two shards, kept under
+                          bench/cache/cluster and stopped at the end), or both: every
+                          scenario on each, then a side-by-side table (postgres / duckdb)
+  --duration S            seconds measured per scenario (default 10; quick 2)
+  --pool-size N           DB_POOL_SIZE of the server and the engine ceiling (default 4)
+  --threads N             DUCKDB_THREADS (default 1, the server's default: a third more
+                          typical queries per second than 2 on this machine kind)
+  --uv-threads N          UV_THREADPOOL_SIZE (default: pool size + 4)
+  --memory-limit SIZE     DUCKDB_MEMORY_LIMIT (default 128MB)
+  --old-space-mb N        V8 old generation limit, --max-old-space-size (default 192): query
+                          results are native memory freed when their JS wrappers are collected;
+                          a smaller heap collects sooner (measured: about half the peak RSS)
+  --malloc-arenas N       MALLOC_ARENA_MAX for glibc (default 2)
+  --cache-mb N            RESPONSE_CACHE_MB of the spending answers (default 48; 0 = off)
+  --only TEXT             run only the scenarios whose name contains TEXT
+  --no-comparison         skip the size-independence comparison store
+  --no-engine             skip the engine ceiling
+  --rebuild               regenerate and rebuild the stores
+  --out FILE              JSON result path (default bench/results/<date>-<full|quick>.json)
+  --strict                exit 3 when a target is missed
+  -h, --help              show this help
+
+Exit codes: 0 measured (targets are reported, not enforced unless --strict), 1 failure,
+2 wrong usage, 3 a target missed with --strict.
+`;
+
+const TOKEN_USERS = 1000;
+
+function storeSpecs(quick: boolean): { main: StoreSpec; comparison: StoreSpec } {
+  return quick
+    ? {
+        main: spec('2M', 2000, 500_000, 500),
+        comparison: spec('0.2M', 200, 0, 200),
+      }
+    : {
+        main: spec('10M', 10_000, 500_000, TOKEN_USERS),
+        comparison: spec('1M', 1000, 0, TOKEN_USERS),
+      };
+}
+
+function spec(label: string, users: number, heavy: number, tokenUsers: number): StoreSpec {
+  return { label, users, months: 14, seed: 'bench', heavyUserTransactions: heavy, tokenUsers };
+}
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+await runCli('bench', async () => {
+  const args = parseCliArgs(HELP, {
+    quick: { type: 'boolean' },
+    backend: { type: 'string' },
+    duration: { type: 'string' },
+    'pool-size': { type: 'string' },
+    threads: { type: 'string' },
+    'uv-threads': { type: 'string' },
+    'memory-limit': { type: 'string' },
+    'cache-mb': { type: 'string' },
+    'old-space-mb': { type: 'string' },
+    'malloc-arenas': { type: 'string' },
+    only: { type: 'string' },
+    'no-comparison': { type: 'boolean' },
+    'no-engine': { type: 'boolean' },
+    rebuild: { type: 'boolean' },
+    out: { type: 'string' },
+    strict: { type: 'boolean' },
+  });
+  const quick = args.quick === true;
+  const backend = args.backend ?? 'duckdb';
+  if (!['duckdb', 'postgres', 'both'].includes(backend)) {
+    throw new UsageError(`--backend must be duckdb, postgres or both, got '${backend}'`);
+  }
+  const backends = backend === 'both' ? ['duckdb', 'postgres'] : [backend];
+  const seconds = parseIntegerOption(args.duration, 'duration', {
+    min: 1,
+    fallback: quick ? 2 : 10,
+  });
+  const poolSize = parseIntegerOption(args['pool-size'], 'pool-size', { min: 1, fallback: 4 });
+  const threads = parseIntegerOption(args.threads, 'threads', { min: 1, fallback: 1 });
+  const uvThreads = parseIntegerOption(args['uv-threads'], 'uv-threads', {
+    min: 1,
+    fallback: poolSize + 4,
+  });
+  if (uvThreads > 1024) throw new UsageError('--uv-threads must be at most 1024');
+  const memoryLimit = args['memory-limit'] ?? '128MB';
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) {
+    throw new UsageError(`--memory-limit must be a size such as 256MB, got '${memoryLimit}'`);
+  }
+  const cacheMb = parseIntegerOption(args['cache-mb'], 'cache-mb', { fallback: 48 });
+  const oldSpaceMb = parseIntegerOption(args['old-space-mb'], 'old-space-mb', {
+    min: 64,
+    fallback: 192,
+  });
+  const mallocArenas = parseIntegerOption(args['malloc-arenas'], 'malloc-arenas', {
+    min: 1,
+    fallback: 2,
+  });
+  const env = {
+    TODAY,
+    LOG_LEVEL: 'warn',
+    DB_POOL_SIZE: String(poolSize),
+    DUCKDB_THREADS: String(threads),
+    UV_THREADPOOL_SIZE: String(uvThreads),
+    DUCKDB_MEMORY_LIMIT: memoryLimit,
+    RESPONSE_CACHE_MB: String(cacheMb),
+    MALLOC_ARENA_MAX: String(mallocArenas),
+    // autocannon keeps sending on a connection the server asked to close (after
+    // MAX_REQUESTS_PER_SOCKET requests), and counts the 503s Node then answers as errors.
+    MAX_REQUESTS_PER_SOCKET: '0',
+    // A few hot tokens call thousands of times a second: the limiter would answer 429.
+    RATE_LIMIT_MAX: '0',
+    // Saturating the event loop is the point of the 32-connection scenarios: measure the
+    // throughput the server reaches, not how much it sheds (503) past 98% utilisation.
+    SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${oldSpaceMb}`.trim(),
+  };
+  const started = new Date();
+  const specs = storeSpecs(quick);
+  const mainStore = await ensureStore(specs.main, { rebuild: args.rebuild === true, progress });
+  const comparisonStore = args['no-comparison']
+    ? null
+    : await ensureStore(specs.comparison, { rebuild: args.rebuild === true, progress });
+
+  const select = (scenarios: Scenario[], store: BenchStore) =>
+    scenarios
+      .map((scenario, index) => ({ index, scenario }))
+      .filter(({ scenario }) => !args.only || scenario.name.includes(args.only))
+      .filter(({ scenario }) => !quick || scenario.quick === true)
+      .filter(({ scenario }) => !scenario.needsHeavy || store.heavy !== null);
+
+  const resultsDir = join(ROOT, 'bench', 'results');
+  await mkdir(resultsDir, { recursive: true });
+  const jobPath = join(ROOT, 'bench', 'cache', `engine-job-${process.pid}.json`);
+  const phaseOptions = {
+    env,
+    seconds,
+    warmup: quick ? 1 : 2,
+    engine: args['no-engine'] !== true,
+    samples: quick ? 60 : 200,
+    jobPath,
+  };
+  const rows: Row[] = [];
+  const cluster = backends.includes('postgres') ? await startBenchCluster(progress) : null;
+  try {
+    for (const engine of backends) {
+      // The cluster's phases read the same built store, loaded into a database of its own.
+      const onEngine = async (store: BenchStore): Promise<BenchStore> =>
+        engine === 'postgres' && cluster
+          ? {
+              ...store,
+              spec: { ...store.spec, label: clusterLabel(store.spec.label) },
+              databaseUrl: await ensureClusterStore(cluster, store, progress),
+            }
+          : store;
+      const main = await onEngine(mainStore);
+      rows.push(
+        ...(await runPhase(
+          { store: main, set: 'main', scenarios: select(mainScenarios(), main) },
+          progress,
+          phaseOptions,
+        )),
+      );
+      if (comparisonStore) {
+        const comparison = await onEngine(comparisonStore);
+        rows.push(
+          ...(await runPhase(
+            {
+              store: comparison,
+              set: 'comparison',
+              scenarios: select(comparisonScenarios(), comparison),
+            },
+            progress,
+            phaseOptions,
+          )),
+        );
+      }
+    }
+  } finally {
+    await rm(jobPath, { force: true });
+    if (cluster) await stopBenchCluster();
+  }
+
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))),
+    node: process.version,
+  };
+  const labelOn = (engine: string, label: string) =>
+    engine === 'postgres' ? clusterLabel(label) : label;
+  const targets = backends.flatMap((engine) =>
+    judgeTargets(
+      rows,
+      labelOn(engine, mainStore.spec.label),
+      comparisonStore ? labelOn(engine, comparisonStore.spec.label) : null,
+    ).map((target) =>
+      backends.length > 1 ? { ...target, text: `${engine}: ${target.text}` } : target,
+    ),
+  );
+  const table =
+    backends.length > 1
+      ? `${formatTable(rows)}\n\nside by side:\n${formatSideBySide(rows)}`
+      : formatTable(rows);
+  process.stdout.write(
+    `\n${table}\n\n` +
+      `stores: ${mainStore.spec.label} = ${mainStore.transactions.toLocaleString('en-US')} transactions` +
+      (comparisonStore
+        ? `, ${comparisonStore.spec.label} = ${comparisonStore.transactions.toLocaleString('en-US')}`
+        : '') +
+      `; settings: ${Object.entries(env)
+        .filter(([name]) => name !== 'TODAY' && name !== 'LOG_LEVEL')
+        .map(([name, value]) => `${name}=${value}`)
+        .join(
+          ' ',
+        )}; ${machine.cpus} CPUs, load average at end ${machine.loadAverageAtEnd.join(' ')}\n\n` +
+      `targets${quick ? ' (stated for the full run: quick figures are indicative only)' : ''}:\n` +
+      `${targets.map((target) => `  ${target.met ? 'met   ' : 'MISSED'} ${target.text}`).join('\n')}\n`,
+  );
+  const out =
+    args.out ??
+    join(
+      resultsDir,
+      `${started.toISOString().replace(/[:.]/g, '-')}-${quick ? 'quick' : 'full'}.json`,
+    );
+  await writeFile(
+    out,
+    `${JSON.stringify(
+      {
+        startedAt: started.toISOString(),
+        mode: quick ? 'quick' : 'full',
+        backends,
+        secondsPerScenario: seconds,
+        settings: env,
+        machine,
+        stores: [mainStore, comparisonStore].filter(Boolean).map((store) => ({
+          label: store?.spec.label,
+          spec: store?.spec,
+          transactions: store?.transactions,
+          sizeBytes: store?.sizeBytes,
+        })),
+        rows,
+        targets,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  progress(`results written to ${out}`);
+  if (args.strict && targets.some((target) => !target.met)) process.exitCode = 3;
+});

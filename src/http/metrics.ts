@@ -1,0 +1,110 @@
+/**
+ * Prometheus metrics, served on their own port (METRICS_PORT) so they are never exposed on
+ * the public API: request rate and latency by route and status, store query time by
+ * outcome, the store generation and swaps, and the process defaults (event loop, memory).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { QueryOutcome } from '../engines/duckdb/pool.ts';
+import type { ReloadOutcome } from '../port/swappable.ts';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route template and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly queryTime = new Histogram({
+    name: 'store_query_duration_seconds',
+    help: 'Time of one store query, by outcome (ok, error, timeout, rejected)',
+    labelNames: ['outcome'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+  private readonly generation = new Gauge({
+    name: 'store_generation_info',
+    help: 'The generation of the store serving new requests (value is always 1)',
+    labelNames: ['generation'] as const,
+    registers: [this.registry],
+  });
+  private readonly reloads = new Counter({
+    name: 'store_reloads_total',
+    help: 'Store reload attempts by outcome (swapped, unchanged, refused)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  readonly observeQuery = (seconds: number, outcome: QueryOutcome): void => {
+    this.queryTime.observe({ outcome }, seconds);
+  };
+
+  setGeneration(generation: string): void {
+    this.generation.reset();
+    this.generation.set({ generation }, 1);
+  }
+
+  readonly observeReload = (outcome: ReloadOutcome, generation: string): void => {
+    this.reloads.inc({ outcome });
+    this.setGeneration(generation);
+  };
+
+  /** Counts every response; unmatched URLs share one label so a scanner cannot blow up cardinality. */
+  readonly plugin = fp(async (app: FastifyInstance) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      };
+      this.requests.inc(labels);
+      this.latency.observe(labels, reply.elapsedTime / 1000);
+    });
+  });
+}
+
+/** `GET /metrics` in the Prometheus text format; anything else is 404. */
+export async function startMetricsServer(
+  metrics: Metrics,
+  port: number,
+  host: string,
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

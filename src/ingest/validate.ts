@@ -1,0 +1,514 @@
+/**
+ * Validation of the staged input, in SQL: every staged table holds the contract's columns
+ * as VARCHAR (NULL when absent or empty), in file order, so `rowid` gives the record. One
+ * query per table finds the first problem of each bad row; 10M rows take seconds. A CSV
+ * record may span lines (a quoted value holding a newline), so the file line of a bad record
+ * is found by scanning the file (scanCsv), only when there is something to report.
+ */
+import { createReadStream } from 'node:fs';
+import {
+  type Column,
+  ENUM_TYPES,
+  MAX_ID_LENGTH,
+  TABLES,
+  type TableName,
+} from '../contract/tables.ts';
+import { CATEGORIES } from '../domain/taxonomy.ts';
+import { sqlString } from '../engines/sql/literals.ts';
+
+/** The staged copy of a table, in the attached staging database. */
+export function stagedTable(table: TableName): string {
+  return `staging.stg_${table}`;
+}
+
+/** How a row is named in messages: by the file line it starts on (CSV) or its number (Parquet). */
+export interface RowLocator {
+  /**
+   * `line 12` or `row 11`, from a 0-based row index in file order; `lines` maps CSV records
+   * to their first file line (scanCsv), the header and one line per record assumed without it.
+   */
+  label(rowIndex: number, lines: ReadonlyMap<number, number>): string;
+}
+
+export const csvLines: RowLocator = {
+  label: (rowIndex, lines) => `line ${lines.get(rowIndex) ?? rowIndex + 2}`,
+};
+export const parquetRows: RowLocator = { label: (rowIndex) => `row ${rowIndex + 1}` };
+
+const DECIMAL_DIGITS = '[0-9]{1,16}(\\.[0-9]{1,2})?';
+
+/** A quoted, shortened rendering of a value for messages. */
+function shown(expression: string): string {
+  return `'''' || left(${expression}, 40) || CASE WHEN length(${expression}) > 40 THEN '...' ELSE '' END || ''''`;
+}
+
+interface Check {
+  when: string;
+  reason: string;
+  /** SQL: the 0-based index of another row the reason refers to (the first of duplicates). */
+  relatedRow?: string;
+}
+
+function columnChecks(column: Column): Check[] {
+  const value = `s.${column.name}`;
+  const checks: Check[] = [];
+  if (column.required) {
+    checks.push({
+      when: `${value} IS NULL`,
+      reason: sqlString(`missing required value for ${column.name}`),
+    });
+  }
+  const present = `${value} IS NOT NULL AND `;
+  const type = column.type;
+  switch (type.kind) {
+    case 'id':
+      checks.push({
+        when: `${present}length(${value}) > ${MAX_ID_LENGTH}`,
+        reason: `${sqlString(`${column.name} `)} || ${shown(value)} || ' is ' || length(${value}) || ${sqlString(` characters long; ids have at most ${MAX_ID_LENGTH} characters`)}`,
+      });
+      break;
+    case 'date':
+      checks.push({
+        when: `${present}(NOT regexp_full_match(${value}, '[0-9]{4}-[0-9]{2}-[0-9]{2}') OR try_cast(${value} AS DATE) IS NULL)`,
+        reason: `${sqlString(`${column.name} is not a date (YYYY-MM-DD): `)} || ${shown(value)}`,
+      });
+      break;
+    case 'timestamp':
+      checks.push({
+        when: `${present}(NOT regexp_full_match(${value}, '[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?') OR try_cast(${value} AS TIMESTAMPTZ) IS NULL)`,
+        reason: `${sqlString(`${column.name} is not an ISO 8601 timestamp: `)} || ${shown(value)}`,
+      });
+      break;
+    case 'money': {
+      const pattern = type.sign === 'any' ? `-?${DECIMAL_DIGITS}` : DECIMAL_DIGITS;
+      const zero = type.sign === 'positive' ? ` OR try_cast(${value} AS DECIMAL(18,2)) = 0` : '';
+      const what = {
+        positive: 'a positive decimal',
+        'non-negative': 'a decimal >= 0',
+        any: 'a decimal',
+      }[type.sign];
+      checks.push({
+        when: `${present}(NOT regexp_full_match(${value}, '${pattern}')${zero})`,
+        reason: `${sqlString(`${column.name} must be ${what} with at most 2 decimal places, got `)} || ${shown(value)}`,
+      });
+      break;
+    }
+    case 'percent':
+      checks.push({
+        when: `${present}NOT regexp_full_match(${value}, '[0-9]{1,5}(\\.[0-9]{1,4})?')`,
+        reason: `${sqlString(`${column.name} must be a percentage >= 0 with at most 4 decimal places, got `)} || ${shown(value)}`,
+      });
+      break;
+    case 'bool':
+      checks.push({
+        when: `${present}lower(${value}) NOT IN ('true', 'false')`,
+        reason: `${sqlString(`${column.name} must be true or false, got `)} || ${shown(value)}`,
+      });
+      break;
+    case 'enum': {
+      const values = ENUM_TYPES[type.type];
+      const message =
+        values === CATEGORIES
+          ? 'unknown category '
+          : `${column.name} must be one of ${values.join(', ')}; got `;
+      checks.push({
+        when: `${present}${value} NOT IN (${values.map(sqlString).join(', ')})`,
+        reason: `${sqlString(message)} || ${shown(value)}`,
+      });
+      break;
+    }
+    case 'currency':
+      checks.push({
+        when: `${present}NOT regexp_full_match(${value}, '[A-Z]{3}')`,
+        reason: `${sqlString(`${column.name} must be an ISO 4217 code such as USD, got `)} || ${shown(value)}`,
+      });
+      break;
+    case 'sha256':
+      checks.push({
+        when: `${present}NOT regexp_full_match(${value}, '[0-9a-f]{64}')`,
+        reason: sqlString(
+          `${column.name} must be 64 lowercase hex characters (the SHA-256 of the token)`,
+        ),
+      });
+      break;
+    case 'text':
+      break;
+  }
+  return checks;
+}
+
+interface CrossChecks {
+  joins: string[];
+  checks: Check[];
+}
+
+/** The first occurrence of a key wins; later ones are reported as duplicates. */
+function duplicateCheck(table: TableName, keys: string[], what: string): CrossChecks {
+  const on = keys.map((key) => `d.${key} = s.${key}`).join(' AND ');
+  const keyList = keys.join(', ');
+  return {
+    joins: [
+      `LEFT JOIN (SELECT ${keyList}, min(rowid) AS first_row FROM ${stagedTable(table)} GROUP BY ${keyList} HAVING count(*) > 1) d ON ${on}`,
+    ],
+    checks: [
+      {
+        when: 'd.first_row IS NOT NULL AND s.rowid > d.first_row',
+        reason: `${sqlString(`duplicate ${what} `)} || ${keys.map((key) => shown(`s.${key}`)).join(` || ' ' || `)}`,
+        relatedRow: 'd.first_row',
+      },
+    ],
+  };
+}
+
+function userMustExist(alias: string): CrossChecks {
+  return {
+    joins: [
+      `LEFT JOIN (SELECT DISTINCT id FROM ${stagedTable('users')}) ${alias} ON ${alias}.id = s.user_id`,
+    ],
+    checks: [
+      {
+        when: `${alias}.id IS NULL`,
+        reason: `'user ' || ${shown('s.user_id')} || ' does not exist in users'`,
+      },
+    ],
+  };
+}
+
+/** One row per id (the first), so a duplicate elsewhere cannot multiply rows here. */
+function firstById(table: TableName, columns: string[]): string {
+  const picked = columns.map((column) => `arg_min(${column}, rowid) AS ${column}`).join(', ');
+  return `(SELECT id, ${picked} FROM ${stagedTable(table)} GROUP BY id)`;
+}
+
+function accountMustExist(): CrossChecks {
+  return {
+    joins: [`LEFT JOIN ${firstById('accounts', ['user_id', 'type'])} a ON a.id = s.account_id`],
+    checks: [
+      {
+        when: 'a.id IS NULL',
+        reason: `'account ' || ${shown('s.account_id')} || ' does not exist in accounts'`,
+      },
+    ],
+  };
+}
+
+function crossChecks(table: TableName): CrossChecks[] {
+  const duplicateId = () => duplicateCheck(table, ['id'], 'id');
+  switch (table) {
+    case 'users':
+      return [duplicateId()];
+    case 'access_tokens':
+      return [userMustExist('u'), duplicateCheck(table, ['token_hash'], 'token_hash')];
+    case 'links':
+      return [userMustExist('u'), duplicateId()];
+    case 'accounts':
+      return [
+        {
+          joins: [`LEFT JOIN ${firstById('links', ['user_id'])} l ON l.id = s.link_id`],
+          checks: [
+            {
+              when: 'l.id IS NULL',
+              reason: `'link ' || ${shown('s.link_id')} || ' does not exist in links'`,
+            },
+            {
+              when: 'l.user_id <> s.user_id',
+              reason: `'link ' || ${shown('s.link_id')} || ' belongs to another user (' || ${shown('l.user_id')} || ')'`,
+            },
+          ],
+        },
+        {
+          joins: [
+            `LEFT JOIN (SELECT user_id, arg_min(coalesce(currency, 'USD'), rowid) AS currency FROM ${stagedTable('accounts')} GROUP BY user_id) c ON c.user_id = s.user_id`,
+          ],
+          checks: [
+            {
+              when: `coalesce(s.currency, 'USD') <> c.currency`,
+              reason: `'currency ' || coalesce(s.currency, 'USD') || ' differs from the currency of the user''s other accounts (' || c.currency || '); one user''s amounts are in one currency'`,
+            },
+          ],
+        },
+        duplicateId(),
+      ];
+    case 'transactions':
+      return [
+        accountMustExist(),
+        {
+          joins: [],
+          checks: [
+            {
+              when: 'a.user_id <> s.user_id',
+              reason: `'account ' || ${shown('s.account_id')} || ' belongs to another user (' || ${shown('a.user_id')} || '), not to ' || ${shown('s.user_id')}`,
+            },
+          ],
+        },
+        duplicateId(),
+      ];
+    case 'balances':
+      return [
+        accountMustExist(),
+        duplicateCheck(table, ['account_id', 'as_of'], 'balance for account and date'),
+      ];
+    case 'pay_statements':
+      return [
+        userMustExist('u'),
+        {
+          joins: [`LEFT JOIN ${firstById('links', ['user_id', 'type'])} l ON l.id = s.link_id`],
+          checks: [
+            {
+              when: 'l.id IS NULL',
+              reason: `'link ' || ${shown('s.link_id')} || ' does not exist in links'`,
+            },
+            {
+              when: 'l.user_id <> s.user_id',
+              reason: `'link ' || ${shown('s.link_id')} || ' belongs to another user (' || ${shown('l.user_id')} || ')'`,
+            },
+            {
+              when: `l.type <> 'payroll'`,
+              reason: `'link ' || ${shown('s.link_id')} || ' is a ' || l.type || ' link; pay statements need a payroll link'`,
+            },
+            {
+              when: 'try_cast(s.period_start AS DATE) > try_cast(s.period_end AS DATE)',
+              reason: `'period_start is after period_end'`,
+            },
+          ],
+        },
+        duplicateId(),
+      ];
+    case 'liabilities':
+      return [
+        accountMustExist(),
+        {
+          joins: [],
+          checks: [
+            {
+              when: `a.type NOT IN ('credit', 'loan')`,
+              reason: `'account ' || ${shown('s.account_id')} || ' is of type ' || a.type || '; liabilities belong to credit or loan accounts'`,
+            },
+          ],
+        },
+        duplicateCheck(table, ['account_id'], 'liability for account'),
+      ];
+  }
+}
+
+/**
+ * The query listing the first `limit` bad rows of a staged table: (row_index, reason,
+ * related_row), related_row being the row the reason refers to (or NULL).
+ */
+export function validationSql(table: TableName, limit: number): string {
+  const cross = crossChecks(table);
+  const checks = [
+    ...TABLES[table].columns.flatMap(columnChecks),
+    ...cross.flatMap((part) => part.checks),
+  ];
+  const cases = checks.map((check) => `    WHEN ${check.when} THEN ${check.reason}`).join('\n');
+  const related = checks
+    .map((check) => `    WHEN ${check.when} THEN ${check.relatedRow ?? 'NULL'}`)
+    .join('\n');
+  return `SELECT row_index, reason, related_row FROM (
+  SELECT s.rowid AS row_index, CASE
+${cases}
+  END AS reason, CASE
+${related}
+  END AS related_row
+  FROM ${stagedTable(table)} s
+  ${cross.flatMap((part) => part.joins).join('\n  ')}
+) WHERE reason IS NOT NULL ORDER BY row_index LIMIT ${limit}`;
+}
+
+/** What scanCsv found in a CSV file. */
+export interface CsvScan {
+  /** Structural problems in file order (at most the limit asked for): `line` and `reason`. */
+  problems: { line: number; reason: string }[];
+  /** The first file line of each wanted record (0 = the first record after the header). */
+  recordLines: Map<number, number>;
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+const byteText = (byte: number) => `0x${byte.toString(16).padStart(2, '0')}`;
+
+/**
+ * Reads a CSV file the way the build's DuckDB reader does (comma, `"` quoting with `""` inside,
+ * LF, CRLF or CR line ends, blank lines skipped, a UTF-8 BOM ignored) and reports, with file
+ * lines, what DuckDB would refuse: bytes that are not UTF-8, a record with another number of
+ * fields than the header, a quoted value never closed, text after a closing quote. It also
+ * maps records to the line they start on, which differs from the record number once a quoted
+ * value spans lines. One pass over the bytes; stops as soon as it has what it was asked for.
+ */
+export async function scanCsv(
+  path: string,
+  options: { wanted?: ReadonlySet<number>; maxProblems?: number } = {},
+): Promise<CsvScan> {
+  const wanted = options.wanted ?? new Set<number>();
+  const maxProblems = options.maxProblems ?? 0;
+  const problems: CsvScan['problems'] = [];
+  const recordLines = new Map<number, number>();
+  let lastWanted = -1;
+  for (const index of wanted) lastWanted = Math.max(lastWanted, index);
+
+  let line = 1;
+  let state: 'fieldStart' | 'unquoted' | 'quoted' | 'quoteInQuoted' | 'afterQuote' = 'fieldStart';
+  let fields = 0;
+  let recordStarted = false;
+  let recordLine = 1;
+  let record = -1; // the header
+  let expectedFields = 0;
+  let quoteLine = 0;
+  let afterCR = false;
+  let atFileStart = true;
+  // UTF-8: continuation bytes still expected, their allowed range, the sequence's lead byte.
+  let utf8Pending = 0;
+  let utf8Low = 0x80;
+  let utf8High = 0xbf;
+  let utf8Lead = 0;
+  let utf8ReportedLine = 0;
+
+  const report = (at: number, reason: string) => {
+    if (problems.length < maxProblems) problems.push({ line: at, reason });
+  };
+  const done = () => problems.length >= maxProblems && record > lastWanted;
+  const badUtf8 = (byte: number) => {
+    if (utf8ReportedLine === line) return;
+    utf8ReportedLine = line;
+    report(line, `not valid UTF-8 (byte ${byteText(byte)}); save the file as UTF-8`);
+  };
+  const checkUtf8 = (byte: number) => {
+    if (utf8Pending > 0) {
+      if (byte >= utf8Low && byte <= utf8High) {
+        utf8Pending--;
+        utf8Low = 0x80;
+        utf8High = 0xbf;
+        return;
+      }
+      utf8Pending = 0;
+      badUtf8(utf8Lead);
+    }
+    if (byte < 0x80) return;
+    utf8Lead = byte;
+    utf8Low = 0x80;
+    utf8High = 0xbf;
+    if (byte >= 0xc2 && byte <= 0xdf) utf8Pending = 1;
+    else if (byte >= 0xe0 && byte <= 0xef) {
+      utf8Pending = 2;
+      if (byte === 0xe0) utf8Low = 0xa0;
+      if (byte === 0xed) utf8High = 0x9f;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      utf8Pending = 3;
+      if (byte === 0xf0) utf8Low = 0x90;
+      if (byte === 0xf4) utf8High = 0x8f;
+    } else badUtf8(byte);
+  };
+  const startRecord = () => {
+    if (recordStarted) return;
+    recordStarted = true;
+    recordLine = line;
+  };
+  const endRecord = () => {
+    if (!recordStarted) return; // a blank line holds no record
+    fields++;
+    if (record === -1) expectedFields = fields;
+    else {
+      if (wanted.has(record)) recordLines.set(record, recordLine);
+      if (fields !== expectedFields) {
+        report(
+          recordLine,
+          `${fields} fields, but the header names ${expectedFields} columns` +
+            (fields > expectedFields ? '; quote a value that holds a comma' : ''),
+        );
+      }
+    }
+    record++;
+    fields = 0;
+    recordStarted = false;
+    state = 'fieldStart';
+  };
+  const newline = () => {
+    // Inside a quoted value a line end is part of the value; elsewhere it ends the record.
+    if (state !== 'quoted') endRecord();
+    line++;
+  };
+  const strayAfterQuote = (byte: number) => {
+    const shown = byte >= 0x20 && byte < 0x7f ? `'${String.fromCharCode(byte)}'` : byteText(byte);
+    report(
+      line,
+      `unexpected ${shown} after the closing quote of a value; write a quote inside a quoted value as ""`,
+    );
+    state = 'unquoted';
+  };
+
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    scan: for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0;
+      if (atFileStart) {
+        atFileStart = false;
+        if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
+      }
+      for (let i = start; i < chunk.length; i++) {
+        const byte = chunk[i] as number;
+        checkUtf8(byte);
+        if (byte === LF && afterCR) {
+          afterCR = false;
+          continue;
+        }
+        afterCR = byte === CR;
+        if (byte === LF || byte === CR) {
+          newline();
+          if (done()) break scan;
+          continue;
+        }
+        switch (state) {
+          case 'fieldStart':
+            startRecord();
+            if (byte === QUOTE) {
+              state = 'quoted';
+              quoteLine = line;
+            } else if (byte === COMMA) fields++;
+            else state = 'unquoted';
+            break;
+          case 'unquoted':
+            if (byte === COMMA) {
+              fields++;
+              state = 'fieldStart';
+            }
+            break;
+          case 'quoted':
+            if (byte === QUOTE) state = 'quoteInQuoted';
+            break;
+          case 'quoteInQuoted':
+            if (byte === QUOTE) state = 'quoted';
+            else if (byte === COMMA) {
+              fields++;
+              state = 'fieldStart';
+            } else if (byte === SPACE || byte === TAB) state = 'afterQuote';
+            else strayAfterQuote(byte);
+            break;
+          case 'afterQuote':
+            if (byte === COMMA) {
+              fields++;
+              state = 'fieldStart';
+            } else if (byte !== SPACE && byte !== TAB) strayAfterQuote(byte);
+            break;
+        }
+      }
+    }
+    if (!done()) {
+      if (utf8Pending > 0) badUtf8(utf8Lead);
+      if (state === 'quoted') {
+        report(
+          quoteLine,
+          'a quoted value starts here and is never closed; write a quote inside a quoted value as ""',
+        );
+      } else endRecord();
+    }
+  } finally {
+    stream.destroy();
+  }
+  return { problems, recordLines };
+}

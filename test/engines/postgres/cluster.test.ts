@@ -1,0 +1,255 @@
+/**
+ * The cluster tool and partial failure, on a cluster of this file's own (it stops a shard):
+ * `npm run cluster` starts, restarts harmlessly, reports and stops; with one shard down, its
+ * users get 503 with Retry-After, everyone else is served, /readyz names the shard, and
+ * service resumes by itself when it returns.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUCKETS } from '../../../src/ingest/postgres/schema.ts';
+import { type RunningServer, startServer } from '../../../src/server.ts';
+import { controlInstance, stopCluster } from '../../../tools/cluster/cluster.ts';
+import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
+import { runTool } from '../../helpers/postgres.ts';
+import { bearer, configOf, DEMO_TODAY, DEMO_USERS } from '../../helpers/server.ts';
+
+const execFileAsync = promisify(execFile);
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+
+let dir: string;
+let databaseUrl: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'finance-cluster-cli-'));
+}, 60_000);
+
+afterAll(async () => {
+  await stopCluster(dir).catch(() => {});
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run cluster', () => {
+  it('explains itself and refuses wrong usage with exit code 2', async () => {
+    const help = await runTool('cluster', ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:/);
+    for (const args of [
+      ['start'],
+      ['restart', '--dir', dir],
+      ['start', '--dir', dir, '--shards', '0'],
+    ]) {
+      const wrong = await runTool('cluster', args);
+      expect(wrong.code, args.join(' ')).toBe(2);
+      expect(wrong.stderr).toMatch(/--help/);
+    }
+    const none = await runTool('cluster', ['status', '--dir', join(dir, 'nothing')]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no cluster/);
+  }, 60_000);
+
+  it('starts a cluster, prints DATABASE_URL last, and starting again is harmless', async () => {
+    const port = String(42_000 + Math.floor(Math.random() * 15_000));
+    const started = await runTool('cluster', ['start', '--dir', dir, '--fast', '--port', port]);
+    expect(started.code, started.stderr).toBe(0);
+    expect(lastLine(started.stdout)).toBe(
+      `DATABASE_URL=postgres://postgres@127.0.0.1:${port}/postgres`,
+    );
+    databaseUrl = lastLine(started.stdout).slice('DATABASE_URL='.length);
+    const again = await runTool('cluster', ['start', '--dir', dir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lastLine(again.stdout)).toBe(`DATABASE_URL=${databaseUrl}`);
+    expect(again.stderr).toMatch(/already running/);
+    const status = await runTool('cluster', ['status', '--dir', dir]);
+    expect(status.code).toBe(0);
+    expect(status.stdout.match(/running/g)).toHaveLength(3);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query(
+      "SELECT srvname FROM pg_foreign_server WHERE srvname LIKE 'shard_%' ORDER BY 1",
+    );
+    await client.end();
+    expect(rows.map((row) => row.srvname)).toEqual(['shard_1', 'shard_2']);
+  }, 60_000);
+});
+
+/** A token per shard, of a user that shard holds (set by 'one shard down'). */
+const tokensByShard = new Map<number, string>();
+
+describe('one shard down', () => {
+  let server: RunningServer;
+  const tokens = tokensByShard;
+
+  /** The shard holding a user: its users bucket, as the coordinator routes it. */
+  async function shardOf(userId: string): Promise<number> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const meta = await client.query<{ schema_name: string }>(
+        'SELECT schema_name FROM public.store_meta',
+      );
+      const schema = meta.rows[0]?.schema_name as string;
+      const found = await client.query<{ partition: string }>(
+        `SELECT tableoid::regclass::text AS partition FROM ${schema}.users WHERE id = $1`,
+        [userId],
+      );
+      const bucket = Number(/_p(\d+)$/.exec(found.rows[0]?.partition ?? '')?.[1]);
+      expect(bucket).toBeLessThan(BUCKETS);
+      return (bucket % 2) + 1;
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    const built = await runTool('build-db', ['--source', DEMO_DIR, '--database', databaseUrl]);
+    expect(built.code, built.stderr).toBe(0);
+    for (const user of DEMO_USERS) {
+      const shard = await shardOf(user);
+      if (tokens.has(shard)) continue;
+      const minted = await runTool('token', ['--user', user, '--database', databaseUrl]);
+      tokens.set(shard, minted.stdout.trim());
+    }
+    expect([...tokens.keys()].sort()).toEqual([1, 2]);
+    server = await startServer(
+      configOf({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        TODAY: DEMO_TODAY,
+        LOG_LEVEL: 'silent',
+        QUERY_TIMEOUT_MS: '3000',
+        RESPONSE_CACHE_MB: '0',
+        RATE_LIMIT_MAX: '0',
+        // A busy test machine must not shed the probe this test reads.
+        SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+        SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      }),
+    );
+  }, 120_000);
+
+  afterAll(() => server?.close());
+
+  const spending = (shard: number, month: number) =>
+    fetch(
+      `${server.url}/v2/users/spending?group_by=merchant&time_period=week&start_date=2026-${String(month).padStart(2, '0')}-01`,
+      { headers: bearer(tokens.get(shard) as string) },
+    );
+
+  it('answers 503 with Retry-After for its users only, names it in /readyz, and recovers', async () => {
+    expect((await spending(1, 1)).status).toBe(200);
+    expect((await spending(2, 1)).status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+
+    await controlInstance(dir, 'shard2', 'stop');
+    // Under load: both users' requests in flight together, a few rounds.
+    const rounds = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const started = performance.now();
+        const [up, down] = await Promise.all([
+          spending(1, (index % 9) + 1),
+          spending(2, (index % 9) + 1),
+        ]);
+        return { up, down, seconds: (performance.now() - started) / 1000 };
+      }),
+    );
+    for (const { up, down, seconds } of rounds) {
+      expect(up.status).toBe(200);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(seconds).toBeLessThan(3 + 1);
+    }
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await ready.json()).toEqual({ detail: 'Service Unavailable: unreachable: shard_2' });
+
+    await controlInstance(dir, 'shard2', 'start');
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await spending(2, 10)).status;
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  }, 60_000);
+});
+
+describe('one shard stalled', () => {
+  /** SIGSTOP / SIGCONT to every process of an instance (its postmaster and its children). */
+  async function signalInstance(name: string, signal: 'SIGSTOP' | 'SIGCONT') {
+    const pid = Number((await readFile(join(dir, name, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const { stdout } = await execFileAsync('pgrep', ['-P', String(pid)]).catch(() => ({
+      stdout: '',
+    }));
+    for (const child of stdout.split('\n').filter(Boolean)) process.kill(Number(child), signal);
+    process.kill(pid, signal);
+  }
+
+  it('answers 503 for its users within the query time limit and recovers', async () => {
+    const server = await startServer(
+      configOf({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        TODAY: DEMO_TODAY,
+        LOG_LEVEL: 'silent',
+        QUERY_TIMEOUT_MS: '2000',
+        RESPONSE_CACHE_MB: '0',
+        RATE_LIMIT_MAX: '0',
+        SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+        SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      }),
+    );
+    const ask = (token: string, month: number) =>
+      fetch(
+        `${server.url}/v2/users/spending?group_by=category&time_period=month&start_date=2026-${String(month).padStart(2, '0')}-01`,
+        { headers: bearer(token) },
+      );
+    try {
+      const up = tokensByShard.get(1);
+      const stalled = tokensByShard.get(2);
+      expect((await ask(stalled as string, 1)).status).toBe(200);
+      await signalInstance('shard2', 'SIGSTOP');
+      try {
+        const started = performance.now();
+        const [served, refused] = await Promise.all([
+          ask(up as string, 2),
+          ask(stalled as string, 2),
+        ]);
+        expect(served.status).toBe(200);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+        // The time limit, plus the client-side guard's second and some slack.
+        expect((performance.now() - started) / 1000).toBeLessThan(2 + 1 + 1.5);
+      } finally {
+        await signalInstance('shard2', 'SIGCONT');
+      }
+      const deadline = Date.now() + 40_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await ask(stalled as string, 3)).status;
+        if (status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+});
+
+describe('stopping', () => {
+  it('stops every server; status then exits 1', async () => {
+    const stopped = await runTool('cluster', ['stop', '--dir', dir]);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const status = await runTool('cluster', ['status', '--dir', dir]);
+    expect(status.code).toBe(1);
+    expect(status.stdout.match(/stopped/g)).toHaveLength(3);
+  }, 60_000);
+});

