@@ -12,12 +12,14 @@
  * expression (`store_meta.platform_rules`); the query uses the stored flag only when the
  * fingerprint matches its own, and otherwise evaluates the expression as before.
  */
+
 import {
   MONTHLY_MIN_DENSITY,
   SPENDING_DAILY_TABLE,
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../contract/derived.ts';
+import { countedRowSql } from '../engines/sql/counted.ts';
 import { toPlatformSql } from '../engines/sql/platform.ts';
 
 export interface DerivedColumn {
@@ -64,8 +66,7 @@ SELECT user_id, transacted_at AS day, account_id, account_link_id, direction, ca
     {'amount': -amount, 'id': id}) AS largest,
   list(amount) AS amounts
 FROM transactions
-WHERE account_user_id = user_id AND NOT is_hidden AND NOT is_internal_transfer
-  AND account_type <> 'investment'
+WHERE account_user_id = user_id AND ${countedRowSql()}
 GROUP BY ALL
 ORDER BY user_id, day`,
   `

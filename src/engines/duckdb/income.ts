@@ -1,5 +1,6 @@
 import type { Window } from '../../domain/calendar.ts';
 import type { MonthlyIncomeRecord, PayStatementRecord } from '../../port/read-port.ts';
+import { countedRowSql } from '../sql/counted.ts';
 import type { DuckDbPool } from './pool.ts';
 
 /** $1 user, $2 window start, $3 window end. */
@@ -24,11 +25,10 @@ export function payStatements(
 /** The spending endpoint's income basis: CREDITs, not hidden, not transfers, not investment. */
 const MONTHLY_INCOME_SQL = `
   SELECT date_trunc('month', t.transacted_at)::DATE AS month, sum(t.amount) AS total, count(*) AS count
-  FROM transactions t JOIN accounts a ON a.id = t.account_id AND a.user_id = $1
-  WHERE t.user_id = $1
+  FROM transactions t
+  WHERE t.user_id = $1 AND t.account_user_id = $1
     AND t.transacted_at BETWEEN $2::DATE AND $3::DATE
-    AND t.direction = 'CREDIT' AND NOT t.is_hidden AND NOT t.is_internal_transfer
-    AND a.type <> 'investment'
+    AND t.direction = 'CREDIT' AND ${countedRowSql('t')}
   GROUP BY 1`;
 
 export async function monthlyIncome(

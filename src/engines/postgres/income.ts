@@ -1,5 +1,6 @@
 import type { Window } from '../../domain/calendar.ts';
 import type { MonthlyIncomeRecord, PayStatementRecord } from '../../port/read-port.ts';
+import { countedRowSql } from '../sql/counted.ts';
 import type { PgPool } from './pool.ts';
 
 /** $1 user, $2 window start, $3 window end. */
@@ -32,8 +33,7 @@ const monthlyIncomeSql = (s: string) => `
     SELECT transacted_at AS day, sum(amount) AS total, count(*) AS count
     FROM ${s}.transactions
     WHERE user_id = $1 AND transacted_at BETWEEN $2::date AND $3::date
-      AND direction = 'CREDIT' AND NOT is_hidden AND NOT is_internal_transfer
-      AND account_type <> 'investment'
+      AND direction = 'CREDIT' AND ${countedRowSql()}
     GROUP BY user_id, transacted_at) daily
   GROUP BY 1`;
 

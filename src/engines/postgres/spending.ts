@@ -31,6 +31,7 @@ import {
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
 import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
+import { countedRowSql } from '../sql/counted.ts';
 import type { PgPool, SqlParam } from './pool.ts';
 
 /**
@@ -39,8 +40,7 @@ import type { PgPool, SqlParam } from './pool.ts';
  */
 const SCOPED = `
   t.user_id = $1 AND t.transacted_at BETWEEN $2::date AND $3::date
-  AND NOT t.is_hidden AND NOT t.is_internal_transfer
-  AND t.account_type <> 'investment'
+  AND ${countedRowSql('t')}
   AND ($4::text = '' OR t.account_link_id = $4::text)
   AND (cardinality($5::text[]) = 0 OR t.account_id = ANY($5::text[]))`;
 

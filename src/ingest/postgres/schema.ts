@@ -11,6 +11,7 @@
  * that schema, so a reader sees one generation whole. Tokens live on the coordinator only, in
  * `public.access_tokens`: minting never touches the data.
  */
+
 import {
   MONTHLY_MIN_DENSITY,
   SPENDING_DAILY_TABLE,
@@ -18,6 +19,7 @@ import {
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../contract/derived.ts';
 import { type ColumnKind, TABLES, type TableName } from '../../contract/tables.ts';
+import { countedRowSql } from '../../engines/sql/counted.ts';
 
 /** Hash partitions per table. */
 export const BUCKETS = 16;
@@ -200,7 +202,7 @@ export const rollupFillSql = (schema: string, bucket: number) => `
   SELECT user_id, transacted_at, direction, category, merchant_name, subcategory, to_platform,
     account_id, account_link_id, sum(amount), count(*), max(amount)
   FROM ${schema}.${bucketTable('transactions', bucket)}
-  WHERE NOT is_hidden AND NOT is_internal_transfer AND account_type <> 'investment'
+  WHERE ${countedRowSql()}
   GROUP BY user_id, transacted_at, direction, category, merchant_name, subcategory, to_platform,
     account_id, account_link_id`;
 
