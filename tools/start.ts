@@ -7,15 +7,18 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config.ts';
+import { DuckDbPort } from '../src/engines/duckdb/port.ts';
 import { mintToken } from '../src/engines/duckdb/token-file.ts';
 import { buildStore } from '../src/ingest/build.ts';
+import { StoreFormatError } from '../src/port/read-port.ts';
 import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from './demo-data/demo.ts';
 
 const HELP = `
 Usage: npm start [-- --user ID]
 
 Starts the API on the demo data: builds the store from fixtures/demo at $DATABASE_PATH
-(default data/finance.duckdb) when no store is there yet, mints a personal access token
+(default data/finance.duckdb) when no store is there yet (or the one there was built by an
+older build-db), mints a personal access token
 for a demo user, prints it with a ready-to-paste curl command, and serves.
 
 TODAY is pinned to ${DEMO_TODAY} (the demo history's last day) unless set, so the
@@ -32,8 +35,20 @@ await runCli('start', async () => {
   const config = loadConfig();
   const databasePath = resolve(config.DATABASE_PATH);
   const existing = await stat(databasePath).catch(() => undefined);
-  if (!existing) {
+  // A store an older build-db wrote is refused by the server: the demo rebuilds its own.
+  const outdated =
+    existing &&
+    (await DuckDbPort.open(databasePath).then(
+      (port) => port.close().then(() => null),
+      (error: unknown) => (error instanceof StoreFormatError ? error : null),
+    ));
+  if (outdated)
+    process.stderr.write(
+      `${databasePath} was built by another build-db: rebuilding it from fixtures/demo\n`,
+    );
+  else if (!existing)
     process.stderr.write(`No store at ${databasePath}: building it from fixtures/demo\n`);
+  if (!existing || outdated) {
     await buildStore({
       sourceDir: DEMO_DIR,
       databasePath,

@@ -8,7 +8,7 @@
 import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { newGeneration } from '../contract/store-format.ts';
+import { newGeneration, STORE_FORMAT_VERSION } from '../contract/store-format.ts';
 import {
   type Column,
   STORE_META_TABLE,
@@ -373,8 +373,8 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     for (const statement of SPENDING_ROLLUP_SQL) await conn.run(statement);
     progress(`spending rollups: derived (${seconds(rollupStarted)})`);
     await conn.run(
-      `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3)`,
-      [generation, sourceDir, PLATFORM_RULES_FINGERPRINT],
+      `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3, $4)`,
+      [generation, sourceDir, PLATFORM_RULES_FINGERPRINT, STORE_FORMAT_VERSION],
     );
     await conn.run('DETACH staging');
     await removeDatabaseFiles(stagingPath);

@@ -55,7 +55,8 @@ export function schemaDdl(
     for (const extra of extraColumns[name] ?? []) columns.push(`  ${extra.name} ${extra.type}`);
     return `CREATE TABLE ${name} (\n${columns.join(',\n')}\n)`;
   });
-  // platform_rules: the fingerprint of the rules behind transactions.to_platform (derive.ts).
-  const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL, platform_rules VARCHAR)`;
+  // platform_rules: the fingerprint of the rules behind transactions.to_platform (derive.ts);
+  // format_version: contract/store-format.ts.
+  const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL, platform_rules VARCHAR NOT NULL, format_version INTEGER NOT NULL)`;
   return [...enums, ...tables, meta];
 }

@@ -221,6 +221,17 @@ export interface ReadPort {
   spendingAggregates(query: SpendingQuery): Promise<SpendingAggregates>;
 }
 
+/**
+ * The store was built by another version of build-db than this server reads (the store format
+ * or the platform rules differ): it is refused at start-up and on a swap, never served.
+ */
+export class StoreFormatError extends Error {
+  override readonly name = 'StoreFormatError';
+  constructor(where: string, problem: string) {
+    super(`${where}: ${problem}: rebuild it with npm run build-db`);
+  }
+}
+
 /** The store cannot answer (missing, closed, interrupted, overloaded): the API answers 503. */
 export class StoreUnavailableError extends Error {
   override readonly name: string = 'StoreUnavailableError';

@@ -2,7 +2,8 @@
  * The DuckDB adapter of the read port: one store file, opened read-only through a hardened
  * connection pool. Each method's SQL lives in this folder, one module per area.
  */
-import { TABLE_NAMES } from '../../contract/tables.ts';
+import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
+import { STORE_META_TABLE, TABLE_NAMES } from '../../contract/tables.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import type {
@@ -12,7 +13,9 @@ import type {
   TokenOwner,
   TransactionFilters,
 } from '../../port/read-port.ts';
+import { StoreFormatError } from '../../port/read-port.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import * as accounts from './accounts.ts';
 import { FollowedTokens } from './followed-tokens.ts';
 import * as income from './income.ts';
@@ -42,8 +45,6 @@ export class DuckDbPort implements ReadPort {
     readonly pool: DuckDbPool,
     /** How the spending analysis reads (the store's fastest). */
     private readonly spendingReads: SpendingReads,
-    /** The store's transactions carry their account's type. */
-    private readonly accountFacts: boolean,
     private readonly tokens: FollowedTokens,
     private readonly ownsTokens: boolean,
   ) {}
@@ -55,10 +56,14 @@ export class DuckDbPort implements ReadPort {
     let followed = tokens;
     try {
       for (const table of TABLE_NAMES) await pool.query(`SELECT * FROM ${table} LIMIT 0`);
+      const [meta] = await pool.query<StoreFormatFields & Record<string, unknown>>(
+        `SELECT * FROM ${STORE_META_TABLE}`,
+      );
+      const problem = storeFormatProblem(meta, PLATFORM_RULES_FINGERPRINT);
+      if (problem) throw new StoreFormatError(path, problem);
       const spendingReads = await spendingReadsOf(pool);
-      const accountFacts = await transactions.hasAccountFacts(pool);
       followed ??= await FollowedTokens.open(tokensPathFor(path));
-      return new DuckDbPort(pool, spendingReads, accountFacts, followed, tokens === undefined);
+      return new DuckDbPort(pool, spendingReads, followed, tokens === undefined);
     } catch (error) {
       if (tokens === undefined) followed?.close();
       await pool.close();
@@ -108,7 +113,7 @@ export class DuckDbPort implements ReadPort {
   }
 
   transactions(userId: string, filters: TransactionFilters, page: PageWindow) {
-    return transactions.transactions(this.pool, this.accountFacts, userId, filters, page);
+    return transactions.transactions(this.pool, userId, filters, page);
   }
 
   transactionCount(userId: string, filters: TransactionFilters) {
@@ -116,11 +121,11 @@ export class DuckDbPort implements ReadPort {
   }
 
   transactionChunks(userId: string, filters: TransactionFilters) {
-    return transactions.transactionChunks(this.pool, this.accountFacts, userId, filters);
+    return transactions.transactionChunks(this.pool, userId, filters);
   }
 
   transaction(userId: string, id: string) {
-    return transactions.transaction(this.pool, this.accountFacts, userId, id);
+    return transactions.transaction(this.pool, userId, id);
   }
 
   links(userId: string, page: PageWindow) {

@@ -1,6 +1,6 @@
 /**
  * The spending analysis in one SQL statement: the user's scoped groups once (from build-db's
- * rollups when the store has them, else from the transactions), the counted ones once, then one
+ * rollups, or the transactions when a single day lists its ids), the counted ones once, then one
  * aggregation for the listed entries and one GROUPING SETS pass for every lighter breakdown,
  * plus the summary and the cash flow. The rows come as one JSON text with every amount cast to
  * text, so they stay exact (DuckDbPool.queryJson); shape.ts turns them into the response.
@@ -28,7 +28,7 @@ import {
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
 import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
-import { PLATFORM_RULES_FINGERPRINT, toPlatformSql } from '../sql/platform.ts';
+import { countedRowSql } from '../sql/counted.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /** One row over the scoped rows (see countedCtes); `$9` switches it off for the legacy endpoint. */
@@ -41,16 +41,14 @@ const CASH_FLOW_SQL = `
   WHERE $9::BOOLEAN`;
 
 /**
- * Where the scoped rows come from, fastest first:
- * - `rollup`: the per-day and per-month groups build-db derives (build/derived.ts), each with
+ * Where the scoped rows come from:
+ * - `rollup`: the per-day and per-month groups build-db derives (ingest/derive.ts), each with
  *   its totals, its largest row, its days and its amounts; it cannot list transaction ids;
  * - `rows`: the transactions, with the account facts and the platform flag build-db copies onto
- *   each row;
- * - `joined`: the transactions joined with their accounts, the platform patterns matched per
- *   request (a store built by an older build-db, or with other platform rules).
- * The three answer identically (test/engines/duckdb/spending-derived.test.ts).
+ *   each row: what the single-day query that lists ids reads.
+ * The two answer identically (test/engines/duckdb/spending-derived.test.ts).
  */
-export type SpendingSource = 'rollup' | 'rows' | 'joined';
+export type SpendingSource = 'rollup' | 'rows';
 
 /** What a variant reads beyond the totals. */
 interface SourceShape {
@@ -100,14 +98,7 @@ function sourceSql({ source, monthly, recurring }: SourceShape): string {
     t.to_platform, t.account_id, t.account_link_id
   FROM transactions t
   WHERE t.user_id = $1::VARCHAR AND t.account_user_id = $1::VARCHAR AND ${window('t.transacted_at')}
-    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND t.account_type <> 'investment'`;
-    case 'joined':
-      return `
-  SELECT ${rowColumns('t', recurring)}, t.direction, t.merchant_name, t.category, t.subcategory,
-    ${toPlatformSql('t')} AS to_platform, t.account_id, a.link_id AS account_link_id
-  FROM transactions t JOIN accounts a ON a.id = t.account_id
-  WHERE t.user_id = $1::VARCHAR AND a.user_id = $1::VARCHAR AND ${window('t.transacted_at')}
-    AND NOT t.is_hidden AND NOT t.is_internal_transfer AND a.type <> 'investment'`;
+    AND ${countedRowSql('t')}`;
   }
 }
 
@@ -243,6 +234,7 @@ const defined = <T>(value: T | null): T | undefined => value ?? undefined;
 
 /** How a store's spending analysis reads (spendingReadsOf). */
 export interface SpendingReads {
+  /** `rollup` serving; `rows` reads the transactions for every query (equivalence checks). */
   source: SpendingSource;
   /** Users whose whole months are read from the monthly rollup (source `rollup`). */
   monthlyUsers: ReadonlySet<string>;
@@ -264,35 +256,15 @@ function amountsIfCadence(dates: string[], amounts: Record<string, number> | nul
   return expanded;
 }
 
-/**
- * The fastest reads the store offers, asked once per store when it is opened. The stored
- * platform flag counts only when the store records our platform rules' fingerprint; a store
- * built before the fingerprint, or before the rollups, lacks the column or the tables.
- */
+/** The users whose whole months the monthly rollup holds, asked once when a store is opened. */
 export async function spendingReadsOf(db: Pick<DuckDbPool, 'query'>): Promise<SpendingReads> {
-  const none = new Set<string>();
-  const current = await db
-    .query<{ platform_rules: unknown }>('SELECT platform_rules FROM store_meta LIMIT 1')
-    .then(
-      (rows) => rows[0]?.platform_rules === PLATFORM_RULES_FINGERPRINT,
-      () => false,
-    );
-  if (!current) return { source: 'joined', monthlyUsers: none };
-  try {
-    await db.query(
-      `SELECT d.largest, d.amounts, m.largest.day, m.days
-       FROM ${SPENDING_DAILY_TABLE} d, ${SPENDING_MONTHLY_TABLE} m LIMIT 0`,
-    );
-    const users = await db.query<{ user_id: string }>(
-      `SELECT user_id FROM ${SPENDING_MONTHLY_USERS_TABLE}`,
-    );
-    return { source: 'rollup', monthlyUsers: new Set(users.map((row) => row.user_id)) };
-  } catch {
-    return { source: 'rows', monthlyUsers: none };
-  }
+  const users = await db.query<{ user_id: string }>(
+    `SELECT user_id FROM ${SPENDING_MONTHLY_USERS_TABLE}`,
+  );
+  return { source: 'rollup', monthlyUsers: new Set(users.map((row) => row.user_id)) };
 }
 
-/** `reads`: the store's fastest (spendingReadsOf). */
+/** `reads`: what the store's rollups hold (spendingReadsOf). */
 export async function spendingAggregates(
   db: DuckDbPool,
   query: SpendingQuery,
@@ -311,7 +283,7 @@ export async function spendingAggregates(
   ];
   const listsIds = singleDayTransactionIds(query);
   // The rollup holds no ids: the one query that lists them (a single day) reads the rows.
-  const read = source === 'rollup' && listsIds ? 'rows' : source;
+  const read = listsIds ? 'rows' : source;
   // Only the period variant of a row source lists ids; DuckDB rejects an unused parameter.
   if (query.groupBy === 'time_period' && read !== 'rollup') params.push(listsIds);
   const months =

@@ -55,37 +55,26 @@ function matching(
 }
 
 /**
- * The listed columns and where they come from. A store built with the account facts copied onto
- * each transaction (build/derived.ts) needs no join: joining accounts made DuckDB build a hash
- * table of every account of every user for each page.
+ * The listed columns. Each transaction carries its account's type (ingest/derive.ts), so a
+ * page joins nothing: joining accounts made DuckDB build a hash table of every account of every
+ * user for each page.
  */
-const SOURCE = (accountFacts: boolean) =>
-  accountFacts
-    ? { from: 'transactions t', type: 't.account_type' }
-    : {
-        from: 'transactions t LEFT JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id',
-        type: 'a.type',
-      };
-
-const COLUMNS = (type: string) => `t.id, t.external_id, t.account_id, t.transacted_at,
+const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at,
          t.amount::VARCHAR AS amount,
          t.direction, t.description, t.merchant_name, t.category, t.subcategory,
          t.merchant_category_code, t.is_hidden, t.is_internal_transfer,
-         coalesce(${type} = 'investment', false) AS is_investment_account`;
+         coalesce(t.account_type = 'investment', false) AS is_investment_account`;
 
 /**
  * A page and the count of every matching transaction in one statement (a window aggregate,
  * computed before the page is cut). Beyond the last page no row carries the count.
  */
-const pageSql = (accountFacts: boolean, where: string, limit: string, offset: string) => {
-  const { from, type } = SOURCE(accountFacts);
-  return `
-  SELECT ${COLUMNS(type)}, count(*) OVER () AS total_count
-  FROM ${from}
+const pageSql = (where: string, limit: string, offset: string) => `
+  SELECT ${COLUMNS}, count(*) OVER () AS total_count
+  FROM transactions t
   WHERE ${where}
   ORDER BY t.transacted_at DESC, t.id DESC
   LIMIT ${limit} OFFSET ${offset}`;
-};
 
 /**
  * Totals of the days from `oldest` to `newest` (the page's), over every matching transaction of
@@ -103,25 +92,17 @@ const dailyTotalsSql = (where: string, oldest: string, newest: string) => `
   GROUP BY t.transacted_at`;
 
 /** Every matching row, newest first (the unpaginated list, streamed). */
-const listSql = (accountFacts: boolean, where: string) => {
-  const { from, type } = SOURCE(accountFacts);
-  return `
-  SELECT ${COLUMNS(type)}
-  FROM ${from}
+const listSql = (where: string) => `
+  SELECT ${COLUMNS}
+  FROM transactions t
   WHERE ${where}
   ORDER BY t.transacted_at DESC, t.id DESC`;
-};
 
 /** $1 user, $2 id. */
-const ONE_SQL = (accountFacts: boolean) => {
-  const { from, type } = SOURCE(accountFacts);
-  return `
-  SELECT ${COLUMNS(type)}
-  FROM ${from}
+const ONE_SQL = `
+  SELECT ${COLUMNS}
+  FROM transactions t
   WHERE t.user_id = $1::VARCHAR AND t.id = $2::VARCHAR`;
-};
-
-const ONE = { true: ONE_SQL(true), false: ONE_SQL(false) };
 
 /** The page's order, over the page statement's columns. */
 const NEWEST_FIRST = 'r.transacted_at DESC, r.id DESC';
@@ -143,21 +124,15 @@ export async function transactionCount(
 
 export function transactionChunks(
   db: DuckDbPool,
-  accountFacts: boolean,
   userId: string,
   filters: TransactionFilters,
 ): AsyncIterable<TransactionRecord[]> {
   const { where, params } = matching(userId, filters);
-  return db.stream<TransactionRecord & Record<string, unknown>>(
-    listSql(accountFacts, where),
-    params,
-  );
+  return db.stream<TransactionRecord & Record<string, unknown>>(listSql(where), params);
 }
 
-/** `accountFacts`: the store's transactions carry their account's type (hasAccountFacts). */
 export async function transactions(
   db: DuckDbPool,
-  accountFacts: boolean,
   userId: string,
   filters: TransactionFilters,
   page: PageWindow,
@@ -168,7 +143,7 @@ export async function transactions(
   const offset = `$${params.length + 2}::BIGINT`;
   // Rows as one JSON text (DuckDbPool.queryJson): a page is about 700 values.
   const found = await db.queryJson<PageRow>(
-    pageSql(accountFacts, where, limit, offset),
+    pageSql(where, limit, offset),
     [...params, page.limit, page.offset],
     NEWEST_FIRST,
   );
@@ -195,21 +170,9 @@ export async function transactions(
 
 export async function transaction(
   db: DuckDbPool,
-  accountFacts: boolean,
   userId: string,
   id: string,
 ): Promise<TransactionRecord | null> {
-  const [row] = await db.query<TransactionRecord & Record<string, unknown>>(
-    ONE[`${accountFacts}`],
-    [userId, id],
-  );
+  const [row] = await db.query<TransactionRecord & Record<string, unknown>>(ONE_SQL, [userId, id]);
   return row ?? null;
-}
-
-/** Does the store copy each transaction's account type onto it (build/derived.ts)? */
-export function hasAccountFacts(db: Pick<DuckDbPool, 'query'>): Promise<boolean> {
-  return db.query('SELECT account_type FROM transactions LIMIT 0').then(
-    () => true,
-    () => false,
-  );
 }

@@ -12,6 +12,8 @@ export const COORDINATOR_META_DDL = [
      source text NOT NULL,
      platform_rules text,
      shards integer NOT NULL)`,
+  // Added with store formats (contract/store-format.ts); a coordinator loaded before has none.
+  'ALTER TABLE public.store_meta ADD COLUMN IF NOT EXISTS format_version integer',
   `CREATE TABLE IF NOT EXISTS public.generations (
      schema_name text PRIMARY KEY,
      published_at timestamp NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))`,
@@ -25,6 +27,8 @@ export const COORDINATOR_META_DDL = [
   'CREATE INDEX IF NOT EXISTS access_tokens_user ON public.access_tokens (user_id, created_at)',
 ];
 
-/** The current generation, its schema and its shard count; no row before the first load. */
-export const CURRENT_GENERATION_SQL =
-  'SELECT generation, schema_name, shards FROM public.store_meta';
+/**
+ * The current generation, its schema, its shard count and its format (every column: a
+ * coordinator loaded before store formats has no format_version); no row before the first load.
+ */
+export const CURRENT_GENERATION_SQL = 'SELECT * FROM public.store_meta';

@@ -4,6 +4,7 @@
  * coordinator prunes it to that user's bucket and runs it on one shard. The connection pool is
  * shared by the generations a server reads in turn; tokens are read from the coordinator.
  */
+import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import {
@@ -11,11 +12,13 @@ import {
   type PageWindow,
   PartsUnavailableError,
   type ReadPort,
+  StoreFormatError,
   StoreUnavailableError,
   type TokenOwner,
   type TransactionFilters,
 } from '../../port/read-port.ts';
 import type { FollowedTokens } from '../duckdb/followed-tokens.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import * as accounts from './accounts.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
@@ -37,7 +40,7 @@ export interface PostgresPortOptions extends PgPoolOptions {
 /** Users known to exist, per port (one generation): bounded, cleared when full. */
 const KNOWN_USERS_LIMIT = 100_000;
 
-interface Published {
+interface Published extends StoreFormatFields {
   generation: string;
   schema_name: string;
   shards: number;
@@ -91,6 +94,9 @@ export class PostgresPort implements ReadPort {
     const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
     try {
       const published = await currentGeneration(pool);
+      const problem = storeFormatProblem(published, PLATFORM_RULES_FINGERPRINT);
+      if (problem)
+        throw new StoreFormatError(`the cluster's generation ${published.generation}`, problem);
       const spending = await SpendingQueries.of(pool, published.schema_name);
       return new PostgresPort(pool, published, tokens, typeof target === 'string', spending);
     } catch (error) {

@@ -9,6 +9,7 @@
  * its schema and leaves the current generation serving. The generation before the current one
  * is kept, so requests already running on it finish; older ones are dropped.
  */
+
 import { createReadStream } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../contract/derived.ts';
+import { STORE_FORMAT_VERSION } from '../../contract/store-format.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { COORDINATOR_META_DDL } from '../../engines/postgres/meta.ts';
 import {
@@ -306,12 +308,21 @@ async function publish(
   await coordinator.query('BEGIN');
   try {
     await coordinator.query(
-      `INSERT INTO public.store_meta (generation, schema_name, built_at, source, platform_rules, shards)
-       VALUES ($1, $2, now() AT TIME ZONE 'UTC', $3, $4, $5)
+      `INSERT INTO public.store_meta (generation, schema_name, built_at, source, platform_rules,
+         shards, format_version)
+       VALUES ($1, $2, now() AT TIME ZONE 'UTC', $3, $4, $5, $6)
        ON CONFLICT (singleton) DO UPDATE SET generation = excluded.generation,
          schema_name = excluded.schema_name, built_at = excluded.built_at,
-         source = excluded.source, platform_rules = excluded.platform_rules, shards = excluded.shards`,
-      [options.generation, schema, options.source, PLATFORM_RULES_FINGERPRINT, shards],
+         source = excluded.source, platform_rules = excluded.platform_rules,
+         shards = excluded.shards, format_version = excluded.format_version`,
+      [
+        options.generation,
+        schema,
+        options.source,
+        PLATFORM_RULES_FINGERPRINT,
+        shards,
+        STORE_FORMAT_VERSION,
+      ],
     );
     await coordinator.query('INSERT INTO public.generations (schema_name) VALUES ($1)', [schema]);
     // New hashes are added; a known one keeps its row, except that a revocation is applied.

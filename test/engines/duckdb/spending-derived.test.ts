@@ -1,10 +1,7 @@
 /**
- * The spending analysis reads build-db's derived data (build/derived.ts) when the store has it:
- * the daily and monthly rollups, else the account facts and platform flag copied onto each
- * transaction. Each source answers exactly what the query-time path (join + pattern matching)
- * answers, for every user, variant, scope and window shape; the derived ones are only taken
- * when the store's platform fingerprint matches the code's, and the monthly rollup only for
- * users whose months are far fewer groups than their days.
+ * The spending analysis reads build-db's rollups (ingest/derive.ts): the daily one, and the
+ * monthly one for users whose months are far fewer groups than their days. They answer exactly
+ * what the transactions themselves answer, for every user, variant, scope and window shape.
  */
 import { describe, expect, it } from 'vitest';
 import type { SpendingAggregates } from '../../../src/domain/spending/model.ts';
@@ -14,7 +11,6 @@ import {
   spendingAggregates,
   spendingReadsOf,
 } from '../../../src/engines/duckdb/spending.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../../../src/engines/sql/platform.ts';
 import { buildDenseStore, spendingQueriesFor } from '../../helpers/spending-cases.ts';
 import { buildDemoStore } from '../../helpers/store.ts';
 
@@ -39,7 +35,7 @@ function normalized(aggregates: SpendingAggregates): string[] {
 }
 
 /**
- * Compares the store's own reads with the rows and the join, for each user and query of
+ * Compares the store's own reads with the rows, for each user and query of
  * spendingQueriesFor. Returns how many queries were compared.
  */
 async function compareSources(store: DuckDbPool, reads: SpendingReads, users: readonly string[]) {
@@ -47,15 +43,12 @@ async function compareSources(store: DuckDbPool, reads: SpendingReads, users: re
   let compared = 0;
   for (const userId of users) {
     for (const query of await spendingQueriesFor(store, userId)) {
-      const [own, rows, joined] = await Promise.all(
-        [
-          reads,
-          { source: 'rows', monthlyUsers: none } as const,
-          { source: 'joined', monthlyUsers: none } as const,
-        ].map(async (read) => normalized(await spendingAggregates(store, query, read))),
+      const [own, rows] = await Promise.all(
+        [reads, { source: 'rows', monthlyUsers: none } as const].map(async (read) =>
+          normalized(await spendingAggregates(store, query, read)),
+        ),
       );
-      expect(own, JSON.stringify(query)).toEqual(joined);
-      expect(rows, JSON.stringify(query)).toEqual(joined);
+      expect(own, JSON.stringify(query)).toEqual(rows);
       compared++;
     }
   }
@@ -63,7 +56,7 @@ async function compareSources(store: DuckDbPool, reads: SpendingReads, users: re
 }
 
 describe('derived spending data', () => {
-  it('answers as the query-time path does, from the daily rollup and from the rows', async () => {
+  it('answers from the daily rollup as from the transactions', async () => {
     const store = await DuckDbPool.open(await buildDemoStore(), { poolSize: 2 });
     try {
       const reads = await spendingReadsOf(store);
@@ -78,7 +71,7 @@ describe('derived spending data', () => {
     }
   });
 
-  it('answers as the query-time path does from the monthly rollup, for a dense user', async () => {
+  it('answers from the monthly rollup as from the transactions, for a dense user', async () => {
     const { databasePath, denseUserId } = await buildDenseStore();
     const store = await DuckDbPool.open(databasePath, { poolSize: 2 });
     try {
@@ -94,31 +87,5 @@ describe('derived spending data', () => {
     } finally {
       await store.close();
     }
-  });
-
-  it('is not used when the store does not record matching platform rules or lacks the rollups', async () => {
-    const fake = (answer: (sql: string) => Promise<unknown[]>) => ({
-      query: answer as unknown as DuckDbPool['query'],
-    });
-    const none = new Set();
-    expect(await spendingReadsOf(fake(async () => [{ platform_rules: 'x' }]))).toEqual({
-      source: 'joined',
-      monthlyUsers: none,
-    });
-    expect(
-      await spendingReadsOf(
-        fake(async () => {
-          throw new Error('Binder Error: column platform_rules not found');
-        }),
-      ),
-    ).toEqual({ source: 'joined', monthlyUsers: none });
-    expect(
-      await spendingReadsOf(
-        fake(async (sql) => {
-          if (sql.includes('store_meta')) return [{ platform_rules: PLATFORM_RULES_FINGERPRINT }];
-          throw new Error('Catalog Error: Table with name spending_monthly does not exist');
-        }),
-      ),
-    ).toEqual({ source: 'rows', monthlyUsers: none });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The cluster's monthly rollup (engines/postgres/schema.ts): a dense user's whole months are
- * read from it, and every answer is the one the query-time path of the DuckDB store answers
+ * The cluster's monthly rollup (ingest/postgres/schema.ts): a dense user's whole months are
+ * read from it, and every answer is the one the DuckDB store answers from its transactions
  * (the same data, shaped the same), on windows of whole and partial months, every grouping,
  * scope and period; each statement still runs on the user's shard, aggregated there.
  */
@@ -40,7 +40,8 @@ afterAll(async () => {
   await duckdb?.close();
 });
 
-const JOINED = { source: 'joined', monthlyUsers: new Set<string>() } as const;
+/** The DuckDB store read from its transactions, not its rollups. */
+const ROWS = { source: 'rows', monthlyUsers: new Set<string>() } as const;
 
 describe('the monthly rollup on the cluster', () => {
   it('holds the dense user only', async () => {
@@ -50,7 +51,7 @@ describe('the monthly rollup on the cluster', () => {
     expect(users.map((row) => row.user_id)).toEqual([denseUserId]);
   });
 
-  it('answers as the query-time path does, on the user’s shard', async () => {
+  it('answers as the DuckDB store’s transactions do, on the user’s shard', async () => {
     const [typical] = await duckdb.query<{ id: string }>(
       'SELECT id FROM users WHERE id <> $1 ORDER BY id LIMIT 1',
       [denseUserId],
@@ -62,7 +63,7 @@ describe('the monthly rollup on the cluster', () => {
         const answer = shapeSpendingAnalysis(query, await port.spendingAggregates(query));
         const expected = shapeSpendingAnalysis(
           query,
-          await spendingAggregates(duckdb, query, JOINED),
+          await spendingAggregates(duckdb, query, ROWS),
         );
         expect(answer, JSON.stringify(query)).toEqual(expected);
         const statements = pool.statements.slice(before);
