@@ -9,8 +9,8 @@
  *   request whatever the user's size; stored, it costs nothing at query time.
  *
  * The flag depends on the platform list in the code, so the store records a fingerprint of the
- * expression (`store_meta.platform_rules`); the query uses the stored flag only when the
- * fingerprint matches its own, and otherwise evaluates the expression as before.
+ * expression (`store_meta.platform_rules`); a server whose rules differ refuses the store
+ * (contract/store-format.ts).
  */
 
 import {
