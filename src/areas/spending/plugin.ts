@@ -5,10 +5,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { safeEncode } from 'zod/v4/core';
 import { effectiveWindow } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
-import { type SpendingAnalysis, shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
+import { shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
 import { userCurrency } from '../../domain/taxonomy.ts';
 import { RequestValidationError, type ValidationErrorItem } from '../../http/fastapi/index.ts';
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
@@ -71,7 +72,7 @@ interface SerializedAnalysis {
  */
 function serialized(
   request: FastifyRequest,
-  analysis: SpendingAnalysis & { currency: string | null },
+  analysis: Omit<z.input<typeof SpendingAnalysisEnrichedResponse>, 'request_id' | 'created_at'>,
 ): SerializedAnalysis {
   const encoded = safeEncode(SpendingAnalysisEnrichedResponse, {
     ...analysis,
