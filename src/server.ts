@@ -58,6 +58,7 @@ async function openDuckDb(
   config: Config,
   metrics: Metrics | undefined,
   app: () => FastifyInstance | undefined,
+  onDamaged: () => void,
 ): Promise<Engine> {
   // Followed for the whole process: tokens change apart from the store's generations.
   const tokens = await FollowedTokens.open(
@@ -82,6 +83,15 @@ async function openDuckDb(
         queryTimeoutMs: config.QUERY_TIMEOUT_MS,
         maxQueue: config.DB_MAX_QUEUE,
         ...(metrics ? { onQuery: metrics.observeQuery } : {}),
+        // Once per opened file: every request then answers 503 and readiness fails until a
+        // file opens in its place (reopened now; on a publish, even of the same data; SIGHUP).
+        onDamaged: (reason) => {
+          app()?.log.error(
+            { reason },
+            'store unreadable: answering 503 until a good file is published (or SIGHUP)',
+          );
+          onDamaged();
+        },
       }),
     watch: (_current, onPublish) =>
       watchStoreFile(
@@ -127,14 +137,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const https = readTlsFiles(config);
   const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
   let app: FastifyInstance | undefined;
+  let store: SwappablePort | undefined;
   const engine = config.DATABASE_URL
     ? openPostgres(config, metrics)
-    : await openDuckDb(config, metrics, () => app);
+    : await openDuckDb(
+        config,
+        metrics,
+        () => app,
+        () => void store?.reload('store unreadable'),
+      );
   const first = await engine.open().catch(async (error: unknown) => {
     await engine.close();
     throw error;
   });
-  const store = new SwappablePort(first, {
+  store = new SwappablePort(first, {
     open: engine.open,
     log: {
       info: (object, message) => app?.log.info(object, message),

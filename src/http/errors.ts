@@ -10,6 +10,7 @@ export const STORE_RETRY_AFTER_SECONDS = 5;
 
 import { sendDetail } from './fastapi/detail.ts';
 import { isRequestValidationError } from './fastapi/index.ts';
+import { FaultLog } from './fault-log.ts';
 import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 
 /** Kept for the modules that still import it from here; its home is detail.ts. */
@@ -67,6 +68,8 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
  * validation, 503 when the store cannot answer, 500 with no internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // Store faults fail many requests alike: logged once a while, without a stack (fault-log.ts).
+  app.decorate('faultLog', new FaultLog());
   // Shutting down: a request still arriving on an open connection answers 503 in our shape
   // (the server option return503OnClosing is off: its body is Fastify's, not FastAPI's).
   let closing = false;
@@ -135,7 +138,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isRequestValidationError(error)) return sendDetail(reply, 422, error.detail);
     if (error instanceof StoreUnavailableError) {
-      request.log.warn({ err: error }, 'store unavailable');
+      app.faultLog.warn(request.log, 'store unavailable', error);
       return sendDetail(reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS)), 503);
     }
     const statusCode = error.statusCode ?? 500;
@@ -146,6 +149,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendDetail(reply, 500);
   });
 });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where expected faults are logged, bounded (fault-log.ts). */
+    faultLog: FaultLog;
+  }
+}
 
 function splitQuery(url: string): [path: string, query: string] {
   const at = url.indexOf('?');

@@ -232,6 +232,13 @@ export class StoreFormatError extends Error {
   }
 }
 
+/**
+ * Rows an engine reads at a time for the unpaginated list (transactionChunks): a chunk is one
+ * bounded query (the query time limit applies to each) and about 350 KB of JSON, so a list of
+ * any length holds about a chunk in memory per response.
+ */
+export const LIST_CHUNK_ROWS = 1_000;
+
 /** The store cannot answer (missing, closed, interrupted, overloaded): the API answers 503. */
 export class StoreUnavailableError extends Error {
   override readonly name: string = 'StoreUnavailableError';

@@ -4,7 +4,9 @@
  * which opens a port on it and switches new requests to it. A request leases the port it
  * started on and keeps it for all its queries, so in-flight requests finish on the old
  * generation, whose port is closed once the last of them is done. A generation that cannot be
- * opened or does not answer is refused and the current one keeps serving.
+ * opened or does not answer is refused and the current one keeps serving. The generation
+ * being served is reopened when it is published again (or on SIGHUP) while it fails, so a
+ * damaged file is replaced by a good copy of the same data.
  */
 import type { ReadPort } from './read-port.ts';
 
@@ -46,6 +48,12 @@ interface Handle {
 }
 
 const silent: SwapLogger = { info() {}, warn() {}, error() {} };
+
+const answers = (port: ReadPort) =>
+  port.ping().then(
+    () => true,
+    () => false,
+  );
 
 /** A port that never changes, as a source. */
 export function fixedSource(port: ReadPort): PortSource {
@@ -92,8 +100,9 @@ export class SwappablePort implements PortSource {
   }
 
   /**
-   * Opens the published generation and, when it is a different one that answers, makes it
-   * current. Reloads run one at a time; a failure leaves the current port serving.
+   * Opens the published generation and, when it is a different one that answers (or the same
+   * one while the current port fails), makes it current. Reloads run one at a time; a failure
+   * leaves the current port serving.
    */
   reload(reason: string): Promise<ReloadOutcome> {
     this.reloading = this.reloading.then(() => this.reloadNow(reason));
@@ -120,7 +129,9 @@ export class SwappablePort implements PortSource {
       return this.refused(reason, error);
     }
     try {
-      if (next.generation === previous || this.closed) {
+      // The same generation again is news only when the current port fails (its file damaged,
+      // say): then the one just opened replaces it, whatever its generation.
+      if (this.closed || (next.generation === previous && (await answers(this.handle.port)))) {
         await next.close();
         this.options.onReload?.('unchanged', previous);
         return 'unchanged';

@@ -54,7 +54,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.once('exit', (code, signal) => done({ code, signal })),
   );
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Server listening at (https?:\/\/[^"\s]+)/.exec(output);

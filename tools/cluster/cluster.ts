@@ -312,11 +312,16 @@ export async function clusterStatus(
   return { info: clusterInfo(resolve(dir), layout), instances };
 }
 
-/** Stops or starts one instance (tests of partial failure). */
+/**
+ * Stops, kills or starts one instance (tests of partial failure): `stop` shuts it down
+ * (`immediate` by default, or `fast`), `kill` sends its postmaster SIGKILL (a crash: its
+ * sessions end with "unexpected postmaster exit"), `start` starts whatever is stopped.
+ */
 export async function controlInstance(
   dir: string,
   name: string,
-  action: 'stop' | 'start',
+  action: 'stop' | 'start' | 'kill',
+  mode: 'immediate' | 'fast' = 'immediate',
 ): Promise<void> {
   const layout = await readClusterFile(resolve(dir));
   if (!layout) throw new ClusterError(`no cluster in ${resolve(dir)}`);
@@ -324,11 +329,16 @@ export async function controlInstance(
     await startCluster({ dir });
     return;
   }
+  if (action === 'kill') {
+    const pidFile = await readFile(join(resolve(dir), name, 'postmaster.pid'), 'utf8');
+    process.kill(Number(pidFile.split('\n', 1)[0]), 'SIGKILL');
+    return;
+  }
   const runAs = await serviceAccount();
   await runBinary(
     layout.binDir,
     'pg_ctl',
-    ['stop', '-w', '-m', 'immediate', '-D', join(resolve(dir), name)],
+    ['stop', '-w', '-m', mode, '-D', join(resolve(dir), name)],
     runAs,
   );
 }

@@ -49,7 +49,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!(error instanceof StoreUnavailableError)) throw error;
         // Names what is missing (a cluster's shard), never how to reach it.
-        request.log.warn({ err: error }, 'not ready');
+        request.server.faultLog.warn(request.log, 'not ready', error);
         const missing = error instanceof PartsUnavailableError ? `: ${error.message}` : '';
         return reply
           .code(503)

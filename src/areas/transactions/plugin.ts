@@ -48,6 +48,15 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
           total,
           store.transactionChunks(userId, filters),
           accounts,
+          (error) => {
+            // The answer has started: only a cut-short body tells the client, so the socket is
+            // destroyed (the chunked body never ends). The status line goes out first if the
+            // compressor still held it, so the client sees a broken 200, not a bare reset, and
+            // the framework takes it for a stream cut short rather than an error to answer.
+            request.server.faultLog.warn(request.log, 'list cut short: the store failed', error);
+            if (!reply.raw.headersSent) reply.raw.flushHeaders();
+            reply.raw.destroy();
+          },
         );
         markRevalidatable(request, reply);
         // A stream skips the response serializer: its bytes are written to the schema's shape.

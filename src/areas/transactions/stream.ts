@@ -6,7 +6,11 @@
  */
 import { Readable } from 'node:stream';
 import { type Exact, exact, formatMoney, ZERO } from '../../domain/money.ts';
-import type { AccountRecord, TransactionRecord } from '../../port/read-port.ts';
+import {
+  type AccountRecord,
+  StoreUnavailableError,
+  type TransactionRecord,
+} from '../../port/read-port.ts';
 
 /** A transaction as the list shows it. */
 export const listedTransaction = (row: TransactionRecord) => ({
@@ -31,20 +35,36 @@ const renderDay = (day: DayTotal) => ({
 
 /**
  * The list body, started: the first chunk is read before anything is sent, so a store that
- * fails answers an ordinary error; a failure later aborts the response (a client sees a
- * truncated body, never a wrong one).
+ * fails then answers an ordinary error (503 when it is unavailable). A failure once the body is
+ * handed over is passed to `onFailure`, which must cut the response short (destroy the
+ * socket: the client sees an unfinished body, never a complete one); the body then ends
+ * without its closing bytes. Rows are read as the client takes them (one chunk ahead at
+ * most), and the rows read must add up to `total`: a shortfall is such a failure, not a
+ * shorter list.
  */
 export async function transactionListStream(
   total: number,
   chunks: AsyncIterable<TransactionRecord[]>,
   accounts: AccountRecord[],
+  onFailure: (error: unknown) => void,
 ): Promise<Readable> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const first = await iterator.next();
+  const stop = () => {
+    iterator.return?.().catch(() => {});
+  };
+  let first: IteratorResult<TransactionRecord[]>;
+  try {
+    first = await iterator.next();
+    if (first.done && total > 0) throw shortfall(0, total);
+  } catch (error) {
+    stop();
+    throw error;
+  }
   async function* body(): AsyncGenerator<string> {
     yield `{"count":${total},"next":null,"previous":null,"transactions":[`;
     const days: DayTotal[] = [];
     let separator = '';
+    let written = 0;
     for (let chunk = first; !chunk.done; chunk = await iterator.next()) {
       let text = '';
       for (const row of chunk.value) {
@@ -59,12 +79,45 @@ export async function transactionListStream(
         text += separator + JSON.stringify(listedTransaction(row));
         separator = ',';
       }
+      written += chunk.value.length;
+      if (written > total) throw shortfall(written, total);
       if (text) yield text;
     }
+    if (written !== total) throw shortfall(written, total);
     yield `],"accounts":${JSON.stringify(accounts)},"daily_totals":${JSON.stringify(days.map(renderDay))}}`;
   }
-  const stream = Readable.from(body(), { objectMode: false });
-  // A client gone early: stop reading the store (the engine releases what it holds).
-  stream.once('close', () => void iterator.return?.());
-  return stream;
+  const pieces = body();
+  let failed = false;
+  return new Readable({
+    // Called again only once the piece before was pushed: one piece in flight at a time.
+    read() {
+      pieces.next().then(
+        ({ value, done }) => {
+          if (this.destroyed) return;
+          this.push(done ? null : value);
+        },
+        (error: unknown) => {
+          if (failed || this.destroyed) return;
+          failed = true;
+          onFailure(error);
+          // No error: the response is already cut; an error here would be logged again, with
+          // its stack, by the framework and the compression pipeline.
+          this.destroy();
+        },
+      );
+    },
+    // A client gone early, or a failure: stop reading the store.
+    destroy(error, callback) {
+      stop();
+      pieces.return(undefined).then(
+        () => callback(error),
+        () => callback(error),
+      );
+    },
+  });
+}
+
+/** The store gave other than the rows it counted: the list cannot be answered whole. */
+function shortfall(read: number, total: number): StoreUnavailableError {
+  return new StoreUnavailableError(`the list read ${read} rows where the store counted ${total}`);
 }

@@ -1,3 +1,4 @@
+import { type Stats, statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,12 @@ export interface DuckDbPoolOptions {
   maxQueue?: number;
   /** Called after every query with its duration and outcome (metrics). */
   onQuery?: (seconds: number, outcome: QueryOutcome) => void;
+  /**
+   * Called once when the pool finds its store unusable (the file changed in place or a read
+   * failed: truncated, corrupt), with why; every query then fails at once (503) until the pool
+   * is replaced. The server logs it and tries to reopen the file.
+   */
+  onDamaged?: (reason: string) => void;
 }
 
 export type QueryOutcome = 'ok' | 'error' | 'timeout' | 'rejected';
@@ -49,6 +56,33 @@ interface PooledConnection {
 }
 
 const STRING_LIST = LIST(VARCHAR);
+
+/** How often, at most, a query checks that the open file was not changed in place. */
+const FILE_CHECK_INTERVAL_MS = 250;
+
+/** What identifies the file's content: a new file is another inode, an in-place write another size or time. */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+const identityOf = (info: Stats): FileIdentity => ({
+  dev: info.dev,
+  ino: info.ino,
+  size: info.size,
+  mtimeMs: info.mtimeMs,
+});
+
+/**
+ * DuckDB errors that mean the store cannot be read (corrupt) or that the instance gave up after
+ * such an error: nothing read from it can be trusted until it is reopened. A read error of the
+ * store file itself (truncated) is one too; other I/O errors (the spill folder) are load.
+ */
+const DAMAGED = /^(Corrupt|FATAL Error)|database has been invalidated|checksum/i;
+/** Out of memory or of spill space, an interrupt, a spill file that failed: load, not a bug (503). */
+const OVERLOADED = /^(Out of Memory Error|INTERRUPT|IO Error)/;
 
 /**
  * One read-only, hardened DuckDB instance per store file, with a pool of connections: each
@@ -64,6 +98,9 @@ export class DuckDbPool {
   private closed = false;
   private closing: Promise<void> | undefined;
   private drained: (() => void) | undefined;
+  /** Why the store cannot be read any more; set once, never cleared (the pool is replaced). */
+  private damage: string | undefined;
+  private fileCheckedAt = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -71,6 +108,8 @@ export class DuckDbPool {
     readonly generation: string,
     readonly path: string,
     private readonly options: DuckDbPoolOptions,
+    /** The file as it was opened (undefined: it could not be seen, nothing to compare). */
+    private readonly file: FileIdentity | undefined,
   ) {
     this.idle = pool;
     this.size = pool.length;
@@ -102,7 +141,15 @@ export class DuckDbPool {
         pool.push({ connection: await instance.connect(), statements: new Map() });
       }
       const generation = await readGeneration(pool[0] as PooledConnection);
-      return new DuckDbPool(instance, pool, generation, path, options);
+      // Taken after DuckDB opened the file: a file published in between is another inode,
+      // which later checks leave alone (the watcher reloads it).
+      let file: FileIdentity | undefined;
+      try {
+        file = identityOf(statSync(path));
+      } catch {
+        file = undefined;
+      }
+      return new DuckDbPool(instance, pool, generation, path, options, file);
     } catch (error) {
       for (const pooled of pool) pooled.connection.closeSync();
       instance.closeSync();
@@ -116,6 +163,7 @@ export class DuckDbPool {
       this.options.onQuery?.((performance.now() - started) / 1000, outcome);
     let pooled: PooledConnection;
     try {
+      this.checkFile(false);
       pooled = await this.acquire();
     } catch (error) {
       observe('rejected');
@@ -146,10 +194,15 @@ export class DuckDbPool {
         });
       }
       observe('error');
+      const message = (error instanceof Error ? error.message : '').split('\n', 1)[0] ?? '';
       // Exhausted memory (or spill space) is a load problem, not a bug: 503, not 500.
-      if (error instanceof Error && /^(Out of Memory Error|INTERRUPT)/.test(error.message)) {
-        throw new StoreUnavailableError(error.message.split('\n', 1)[0], { cause: error });
+      if (
+        DAMAGED.test(message) ||
+        (message.startsWith('IO Error') && message.includes(this.path))
+      ) {
+        throw this.damaged(message, error);
       }
+      if (OVERLOADED.test(message)) throw new StoreUnavailableError(message, { cause: error });
       throw error;
     } finally {
       clearTimeout(timer);
@@ -176,26 +229,59 @@ export class DuckDbPool {
     return row?.rows ? (JSON.parse(row.rows) as T[]) : [];
   }
 
+  /**
+   * The store answers a query, and its file is the one opened, unchanged (`SELECT 1` reads
+   * nothing from the file, so a damaged file would pass it).
+   */
   async ping(): Promise<void> {
+    this.checkFile(true);
     await this.query('SELECT 1 AS ok');
   }
 
-  /**
-   * Runs one query and yields its rows a chunk (about 2,048 rows) at a time, holding one
-   * connection until the last chunk is read or the caller stops early (`return`), so a large
-   * result never sits in memory whole. The reader sets the pace; no time limit applies.
+  /** Why the store cannot be read any more, once it cannot. */
+  get damagedReason(): string | undefined {
+    return this.damage;
+  }
+
+  /*
+   * No streaming result: when a streamed DuckDB query fails midway (out of memory while it
+   * sorts, a read error), @duckdb/node-api's fetchChunk answers null, as at the end of the
+   * rows, and the error is lost: a list 300,000 rows long came back with 237,568 and no error.
+   * Large results are read as a run of bounded queries instead (transactions.ts).
    */
-  async *stream<T extends Row = Row>(
-    sql: string,
-    params: readonly SqlParam[] = [],
-  ): AsyncGenerator<T[], void, undefined> {
-    const pooled = await this.acquire();
+
+  /**
+   * Fails when the store can no longer be trusted: marked damaged, or its file (the same
+   * inode) changed in place since it was opened. A store file is only ever replaced by a
+   * rename; DuckDB caches blocks, so a file rewritten under it would mix two files' blocks.
+   * Checked at most every FILE_CHECK_INTERVAL_MS unless `now`.
+   */
+  private checkFile(now: boolean): void {
+    if (this.damage !== undefined) throw new StoreUnavailableError(this.damage);
+    if (!this.file) return;
+    const at = performance.now();
+    if (!now && at - this.fileCheckedAt < FILE_CHECK_INTERVAL_MS) return;
+    this.fileCheckedAt = at;
+    let info: Stats;
     try {
-      const result = await (await bound(pooled, sql, params)).stream();
-      for await (const rows of result.yieldRowObjectJson()) yield rows as T[];
-    } finally {
-      this.release(pooled);
+      info = statSync(this.path);
+    } catch {
+      return; // removed or renamed away: the open file is intact
     }
+    const { dev, ino, size, mtimeMs } = this.file;
+    if (info.dev !== dev || info.ino !== ino) return; // a new file: the watcher reloads it
+    if (info.size !== size || info.mtimeMs !== mtimeMs) {
+      throw this.damaged(`store file changed in place since it was opened: ${this.path}`);
+    }
+  }
+
+  /** Marks the store damaged (once) and returns the error every query now fails with. */
+  private damaged(reason: string, cause?: unknown): StoreUnavailableError {
+    if (this.damage === undefined) {
+      this.damage = `store file damaged: ${reason}`;
+      this.options.onDamaged?.(this.damage);
+    }
+    return new StoreUnavailableError(this.damage, cause === undefined ? undefined : { cause });
   }
 
   /** Refuses new queries, lets running ones finish, then closes every connection and the instance. */

@@ -1,9 +1,11 @@
-import type {
-  DailyTotalRecord,
-  PageWindow,
-  TransactionFilters,
-  TransactionRecord,
-  TransactionsPage,
+import {
+  type DailyTotalRecord,
+  LIST_CHUNK_ROWS,
+  type PageWindow,
+  StoreUnavailableError,
+  type TransactionFilters,
+  type TransactionRecord,
+  type TransactionsPage,
 } from '../../port/read-port.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
@@ -91,12 +93,32 @@ const dailyTotalsSql = (where: string, oldest: string, newest: string) => `
   WHERE ${where} AND t.transacted_at BETWEEN ${oldest} AND ${newest}
   GROUP BY t.transacted_at`;
 
-/** Every matching row, newest first (the unpaginated list, streamed). */
-const listSql = (where: string) => `
-  SELECT ${COLUMNS}
+/** The days with matching rows and how many each (the unpaginated list's plan). */
+const dayCountsSql = (where: string) => `
+  SELECT t.transacted_at AS date, count(*) AS count
   FROM transactions t
   WHERE ${where}
+  GROUP BY t.transacted_at`;
+
+/**
+ * The matching rows of a run of days, newest first: `$n+1` the oldest day, `$n+2` the newest.
+ * The days bound the scan (the table is sorted by user and day, so it reads only their blocks)
+ * and select only the rows sent, whose columns alone are fetched.
+ */
+const daysSql = (where: string, n: number) => `
+  SELECT ${COLUMNS}
+  FROM transactions t
+  WHERE ${where} AND t.transacted_at BETWEEN $${n + 1}::DATE AND $${n + 2}::DATE
   ORDER BY t.transacted_at DESC, t.id DESC`;
+
+/** One day of more rows than a chunk, a chunk at a time: `$n+1` the day, `$n+2` the last id read (NULL: none yet), `$n+3` the chunk size. */
+const dayPageSql = (where: string, n: number) => `
+  SELECT ${COLUMNS}
+  FROM transactions t
+  WHERE ${where} AND t.transacted_at = $${n + 1}::DATE
+    AND ($${n + 2}::VARCHAR IS NULL OR t.id < $${n + 2}::VARCHAR)
+  ORDER BY t.id DESC
+  LIMIT $${n + 3}::BIGINT`;
 
 /** $1 user, $2 id. */
 const ONE_SQL = `
@@ -122,13 +144,73 @@ export async function transactionCount(
   return Number(row?.count ?? 0);
 }
 
-export function transactionChunks(
+/**
+ * Every matching row, newest first, a chunk of at most about `chunkRows` at a time (the
+ * unpaginated list). First the matching rows per day, then runs of whole days of at most
+ * `chunkRows` rows, each one query (a day of more rows is read `chunkRows` at a time): each
+ * chunk is an ordinary query, with the time limit, the out-of-memory mapping and the
+ * connection given back between chunks, so a slow reader holds no connection and no sort of
+ * the whole list sits in DuckDB's memory. Each chunk must hold exactly the rows its days
+ * counted (the file is immutable): a shortfall fails the list rather than shortening it.
+ */
+export async function* transactionChunks(
   db: DuckDbPool,
   userId: string,
   filters: TransactionFilters,
-): AsyncIterable<TransactionRecord[]> {
+  chunkRows = LIST_CHUNK_ROWS,
+): AsyncGenerator<TransactionRecord[], void, undefined> {
+  type Row = TransactionRecord & Record<string, unknown>;
   const { where, params } = matching(userId, filters);
-  return db.stream<TransactionRecord & Record<string, unknown>>(listSql(where), params);
+  const n = params.length;
+  const days = await db.queryJson<{ date: string; count: number }>(
+    dayCountsSql(where),
+    params,
+    'r.date DESC',
+  );
+  let at = 0;
+  while (at < days.length) {
+    const newest = days[at] as { date: string; count: number };
+    if (newest.count > chunkRows) {
+      // A day of more rows than a chunk: by id, a chunk at a time.
+      let read = 0;
+      let after: string | null = null;
+      for (;;) {
+        const rows: Row[] = await db.query<Row>(dayPageSql(where, n), [
+          ...params,
+          newest.date,
+          after,
+          chunkRows,
+        ]);
+        read += rows.length;
+        if (rows.length > 0) yield rows;
+        if (rows.length < chunkRows) break;
+        after = (rows.at(-1) as Row).id;
+      }
+      expectRows(read, newest.count, newest.date, newest.date);
+      at++;
+      continue;
+    }
+    // Whole days, newest first, while they fit in a chunk.
+    let count = 0;
+    let end = at;
+    while (end < days.length && count + (days[end] as { count: number }).count <= chunkRows) {
+      count += (days[end] as { count: number }).count;
+      end++;
+    }
+    const oldest = days[end - 1] as { date: string };
+    const rows = await db.query<Row>(daysSql(where, n), [...params, oldest.date, newest.date]);
+    expectRows(rows.length, count, oldest.date, newest.date);
+    yield rows;
+    at = end;
+  }
+}
+
+function expectRows(read: number, counted: number, oldest: string, newest: string): void {
+  if (read !== counted) {
+    throw new StoreUnavailableError(
+      `store answered ${read} rows for ${oldest}..${newest} where it counted ${counted}`,
+    );
+  }
 }
 
 export async function transactions(

@@ -34,18 +34,44 @@ const types = {
         : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** SQLSTATE classes that mean the store (or one shard) cannot answer now: 503, not 500. */
-function isUnavailable(error: unknown): boolean {
+/** A SQLSTATE: five digits or capitals. Other codes (ECONNREFUSED, ECONNRESET) are Node's. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** The server's own error code (a SQLSTATE), if the error came from a server. */
+function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string') return true; // a socket error: no server answered
+  return typeof code === 'string' && SQLSTATE.test(code) ? code : undefined;
+}
+
+/**
+ * Errors that mean the store (or one shard) cannot answer now: 503, not 500. Everything that
+ * is not the server's answer to the statement (no connection, connection lost or refused, a
+ * client-side timeout) is one.
+ */
+function isUnavailable(error: unknown): boolean {
+  const code = sqlState(error);
+  if (code === undefined) return true; // a socket or client error: no server answered
   return (
     code.startsWith('08') || // connection exception (a shard unreachable through postgres_fdw)
-    code.startsWith('57') || // operator intervention: cancelled, shutting down
+    code.startsWith('57') || // operator intervention: cancelled, shutting down, crashed
     code.startsWith('53') || // insufficient resources
     code === '42P01' || // a dropped generation's table: the next request reads the new one
-    code === '3D000' // no such database
+    code === '3D000' || // no such database
+    // A shard's server or its user mapping being registered again (a cluster restarting).
+    (code === '42704' && /user mapping not found|server .* does not exist/.test(String(error)))
   );
 }
+
+/**
+ * Whether the connection can serve another statement: not after an error that was not the
+ * server's answer to the statement (the connection may be dead, or a statement still running
+ * on it), nor after the server ended or cancelled its session.
+ */
+const keepsConnection = (error: unknown) => {
+  const code = sqlState(error);
+  if (code === undefined || code.startsWith('08')) return false;
+  return !code.startsWith('57') || code === '57014'; // a statement cancelled: the session lives
+};
 
 export class PgPool {
   private readonly pool: pg.Pool;
@@ -72,8 +98,11 @@ export class PgPool {
         '-c TimeZone=UTC',
       ].join(' '),
     });
-    // An idle connection that breaks is replaced on the next checkout; it must not crash us.
+    // A connection that breaks (the coordinator stopped or restarted) emits 'error': the pool
+    // drops an idle one, the statement running on a busy one fails with it (503), and the next
+    // statement connects anew. Unheard, the event would end the process.
     this.pool.on('error', () => {});
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
@@ -87,9 +116,10 @@ export class PgPool {
       return result.rows;
     } catch (error) {
       // A connection whose statement failed on the wire (a client-side timeout while the
-      // coordinator still waits on a stalled shard) is closed, not handed to the next request.
-      client?.release(typeof (error as { code?: unknown }).code === 'string' ? undefined : true);
-      const timedOut = (error as { code?: string }).code === '57014';
+      // coordinator still waits on a stalled shard, a lost connection) is closed, not handed
+      // to the next request.
+      client?.release(keepsConnection(error) ? undefined : true);
+      const timedOut = sqlState(error) === '57014';
       this.options.onQuery?.((performance.now() - started) / 1000, timedOut ? 'timeout' : 'error');
       if (timedOut) {
         throw new StoreUnavailableError(

@@ -42,8 +42,26 @@ export interface ShardServer {
   url: URL;
 }
 
-/** Registers (or updates) `shard_1..N` on the coordinator; idempotent. */
+/**
+ * Registers (or updates) `shard_1..N` on the coordinator; idempotent. One transaction: queries
+ * running meanwhile (a cluster restarted under load) see the servers and user mappings before
+ * or after, never a mapping dropped and not yet created again (`user mapping not found`).
+ */
 export async function configureShardServers(
+  coordinator: pg.ClientBase,
+  shards: readonly URL[],
+): Promise<void> {
+  await coordinator.query('BEGIN');
+  try {
+    await registerShardServers(coordinator, shards);
+    await coordinator.query('COMMIT');
+  } catch (error) {
+    await coordinator.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+async function registerShardServers(
   coordinator: pg.ClientBase,
   shards: readonly URL[],
 ): Promise<void> {

@@ -1,9 +1,10 @@
-import type {
-  DailyTotalRecord,
-  PageWindow,
-  TransactionFilters,
-  TransactionRecord,
-  TransactionsPage,
+import {
+  type DailyTotalRecord,
+  LIST_CHUNK_ROWS,
+  type PageWindow,
+  type TransactionFilters,
+  type TransactionRecord,
+  type TransactionsPage,
 } from '../../port/read-port.ts';
 import type { PgPool, SqlParam } from './pool.ts';
 
@@ -107,11 +108,14 @@ export class TransactionQueries {
     };
   }
 
-  /** Keyset chunks, newest first: each chunk resumes after the last row of the one before. */
+  /**
+   * Keyset chunks, newest first: each chunk resumes after the last row of the one before, and
+   * is one statement (the time limit applies to each; the connection goes back between them).
+   */
   async *transactionChunks(
     userId: string,
     filters: TransactionFilters,
-    chunkSize = 2_000,
+    chunkSize = LIST_CHUNK_ROWS,
   ): AsyncIterable<TransactionRecord[]> {
     const params = matchingParams(userId, filters);
     let last: TransactionRecord | undefined;

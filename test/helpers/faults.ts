@@ -1,0 +1,189 @@
+/**
+ * Fault injection under load, for the fault suites (faults-store.test.ts,
+ * postgres/faults.test.ts): bounded loops of requests on loopback whose every answer is
+ * classified against the truth taken before the fault, and checks of what the server logged.
+ */
+import { request } from 'node:http';
+import { expect } from 'vitest';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface Answer {
+  /** The status line's code; 0 when none came (connection refused or reset first). */
+  status: number;
+  retryAfter: string | undefined;
+  body: string;
+  /** The body ended as HTTP says it should; false when the connection broke in the middle. */
+  complete: boolean;
+  error?: string;
+}
+
+/** One GET on a connection of its own: what arrived, even when the body was cut short. */
+export function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (answer: Answer) => {
+      if (settled) return;
+      settled = true;
+      resolve(answer);
+    };
+    const outgoing = request(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      const answer = (complete: boolean, error?: string): Answer => ({
+        status: response.statusCode ?? 0,
+        retryAfter: response.headers['retry-after'],
+        body: Buffer.concat(chunks).toString('utf8'),
+        complete,
+        ...(error ? { error } : {}),
+      });
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(answer(response.complete)));
+      response.on('aborted', () => done(answer(false, 'aborted')));
+      response.on('error', (error) => done(answer(false, String(error))));
+      response.on('close', () => done(answer(response.complete, 'closed')));
+    });
+    outgoing.setTimeout(30_000, () => outgoing.destroy(new Error('timeout')));
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      done({
+        status: 0,
+        retryAfter: undefined,
+        body: '',
+        complete: false,
+        error: error.code ?? String(error),
+      }),
+    );
+    outgoing.end();
+  });
+}
+
+/** What an answer was, judged against the truth: the only acceptable kinds are the first four. */
+export type Verdict =
+  | 'ok' // 200, complete, exactly the truth
+  | 'unavailable' // 503 with Retry-After and the error shape
+  | 'cut' // a body cut short (status sent, body unfinished): the client sees an error
+  | 'refused' // no answer at all (connection refused or reset before a status)
+  | 'wrong' // 200 that is not the truth, or complete but not what it claims
+  | 'error-5xx' // 500 or any other 5xx than a proper 503
+  | 'other';
+
+export function judge(answer: Answer, truth: string | ((body: string) => boolean)): Verdict {
+  if (answer.status === 0) return 'refused';
+  if (!answer.complete) return answer.status === 200 ? 'cut' : 'other';
+  if (answer.status === 200) {
+    const right = typeof truth === 'string' ? answer.body === truth : truth(answer.body);
+    return right ? 'ok' : 'wrong';
+  }
+  if (answer.status === 503) {
+    const shaped = /^\{"detail":"Service Unavailable[^"]*"\}$/.test(answer.body);
+    return shaped && /^\d+$/.test(answer.retryAfter ?? '') ? 'unavailable' : 'error-5xx';
+  }
+  return answer.status >= 500 ? 'error-5xx' : 'other';
+}
+
+export interface Target {
+  path: string;
+  headers: Record<string, string>;
+  /** The body a 200 must carry (taken before the fault), or a test of it. */
+  truth: string | ((body: string) => boolean);
+}
+
+export interface LoadReport {
+  verdicts: Record<Verdict, number>;
+  /** The first few answers of each unacceptable kind, for the failure message. */
+  bad: string[];
+  total: number;
+}
+
+/**
+ * `workers` loops over the targets, each request after the last, until `stop()` resolves
+ * (bounded: at most `maxRequests` in all); every answer is judged.
+ */
+export async function underLoad(
+  baseUrl: string,
+  targets: readonly Target[],
+  stop: () => Promise<unknown>,
+  options: { workers?: number; maxRequests?: number } = {},
+): Promise<LoadReport> {
+  const report: LoadReport = {
+    verdicts: { ok: 0, unavailable: 0, cut: 0, refused: 0, wrong: 0, 'error-5xx': 0, other: 0 },
+    bad: [],
+    total: 0,
+  };
+  const maxRequests = options.maxRequests ?? 20_000;
+  let running = true;
+  const worker = async (index: number) => {
+    for (let i = index; running && report.total < maxRequests; i++) {
+      const target = targets[i % targets.length] as Target;
+      const answer = await get(`${baseUrl}${target.path}`, target.headers);
+      report.total++;
+      const verdict = judge(answer, target.truth);
+      report.verdicts[verdict]++;
+      if (['wrong', 'error-5xx', 'other'].includes(verdict) && report.bad.length < 5) {
+        report.bad.push(
+          `${verdict}: ${target.path} -> ${answer.status} ${answer.error ?? ''} ${answer.body.slice(0, 200)}`,
+        );
+      }
+      if (verdict === 'refused' || verdict === 'unavailable') await sleep(20);
+    }
+  };
+  const workers = Array.from({ length: options.workers ?? 8 }, (_, index) => worker(index));
+  try {
+    await stop();
+  } finally {
+    running = false;
+    await Promise.all(workers);
+  }
+  return report;
+}
+
+/** No wrong 200, no 500, nothing unexpected: every answer was the truth or an honest failure. */
+export function expectHonest(report: LoadReport): void {
+  expect(report.bad, JSON.stringify(report.verdicts)).toEqual([]);
+  expect(report.verdicts.wrong).toBe(0);
+  expect(report.verdicts['error-5xx']).toBe(0);
+  expect(report.verdicts.other).toBe(0);
+}
+
+/** Polls `probe` until it holds or `ms` pass; resolves with whether it held. */
+export async function eventually(probe: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await probe().catch(() => false)) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
+}
+
+export const readiness = async (baseUrl: string) => (await get(`${baseUrl}/readyz`)).status;
+
+/** The server's log lines (JSON) from `output`. */
+export function logLines(output: string): { level: number; msg: string; raw: string }[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((raw) => {
+      const parsed = JSON.parse(raw) as { level: number; msg: string };
+      return { level: parsed.level, msg: parsed.msg, raw };
+    });
+}
+
+/**
+ * The log of a fault stays small: at most `maxLines` lines at warn or above (the access log's
+ * lines at info come with every request), no line with a stack trace, and nothing written
+ * outside the JSON lines (an uncaught error's dump).
+ */
+export function expectBoundedLog(output: string, maxLines: number): void {
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  const stray = lines.filter((line) => !line.startsWith('{'));
+  expect(stray.slice(0, 5)).toEqual([]);
+  const loud = logLines(output).filter((line) => line.level >= 40);
+  expect(
+    loud.length,
+    loud
+      .slice(0, 30)
+      .map((line) => line.raw.slice(0, 300))
+      .join('\n'),
+  ).toBeLessThanOrEqual(maxLines);
+  const stacks = logLines(output).filter((line) => /"stack"|\\n\s+at /.test(line.raw));
+  expect(stacks.map((line) => line.raw.slice(0, 300))).toEqual([]);
+}
