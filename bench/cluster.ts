@@ -66,7 +66,7 @@ export async function ensureClusterStore(
   const databaseUrl = withDatabase(cluster.databaseUrl, database);
   const file = await stat(store.databasePath);
   // The store file and the code that lays it out on the cluster: either changing reloads it.
-  const layout = await codeHash(['src/engines/postgres/schema.ts', 'src/ingest/postgres']);
+  const layout = await codeHash(['src/ingest/postgres', 'src/contract']);
   const source = `${store.databasePath}@${file.size}:${file.mtimeMs}#${layout}`;
   const loaded = await run(databaseUrl, async (client) => {
     await configureShardServers(

@@ -24,7 +24,7 @@ export interface Scenario {
   connections: number;
   /** `framework`: the bare route is its own ceiling; `engine`: compared with the raw store queries. */
   ceiling: Ceiling;
-  /** Targets are judged on these (see targets.ts). */
+  /** Targets are judged on these (report.ts judgeTargets). */
   draw: (random: () => number, users: Users) => DrawnRequest;
   needsHeavy?: boolean;
   /** Slow scenarios run at least this long, so a short run still completes some requests. */

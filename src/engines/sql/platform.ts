@@ -1,8 +1,8 @@
 /**
  * The investment-platform rules (domain/platforms.ts) as DuckDB SQL: the compiled patterns
- * evaluated by DuckDB's RE2 over each transaction's merchant name and description. build-db
- * stores the result per transaction (build/derived.ts); the spending query evaluates it at
- * query time only on a store built with other rules.
+ * evaluated by RE2 over each transaction's merchant name and description. build-db stores the
+ * result per transaction (ingest/derive.ts) and the cluster's loader copies it; a store built
+ * with other rules is refused (contract/store-format.ts).
  */
 import { createHash } from 'node:crypto';
 import { type CompiledPlatformMatcher, compilePlatformMatcher } from '../../domain/platforms.ts';

@@ -2,7 +2,7 @@
  * build-db for the sharded PostgreSQL cluster: the same validation and derived columns as the
  * DuckDB store (the input is built into a scratch DuckDB file first, so every `file:line:
  * reason` is the same), then loaded into the cluster as a new generation and published
- * atomically (engines/postgres/publish.ts). The input's access_tokens join the coordinator's
+ * atomically (ingest/postgres/load.ts). The input's access_tokens join the coordinator's
  * token table; tokens minted before are kept.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
