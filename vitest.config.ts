@@ -20,6 +20,7 @@ const BEHAVIOUR_SUITES = [
   'test/spending-combinations.test.ts',
   'test/spending-edges.test.ts',
   'test/spending-exact-figures.test.ts',
+  'test/spending-platform-transfers.test.ts',
   'test/spending-properties.test.ts',
   'test/spending-rules.test.ts',
   'test/spending-serialized.test.ts',
