@@ -1,27 +1,30 @@
 /**
  * Investment and crypto platforms (docs/api.md, "Investment-platform transfers"): a DEBIT whose
  * merchant name or description names one is a transfer to savings, not spending. The rules are
- * data, kept here only: the platforms (spellings and guards), the statement noise and financial
- * words that may follow a platform's name, and the region codes that end a city and state. They
+ * data, kept here only: the platforms (spellings and guards) and the words of other trades. They
  * compile to regular expressions that DuckDB's RE2 evaluates in the query (and JavaScript's
  * RegExp identically, `namesInvestmentPlatform`).
  *
- * A field (merchant name or description) names a platform when one of its spellings appears at
- * a word start and what follows the name, in that field, is statement noise, not another trade:
+ * A transaction names a platform when one of the platform's spellings appears in its merchant
+ * name or description at a word start and ends at a word end (digits may touch it:
+ * "COINBASE8889087930", "FIDELITY401K"), and no look-alike of that platform appears in either
+ * field. What follows the name does not matter otherwise: statements add codes, product names and
+ * the rest of a legal name ("T.ROWE PRICE RPS", "SCHWAB ONE DES:TRANSFER", "MERRILL LYNCH
+ * PIERCE FENNER", "FIDELITY XYZQ 0042") far more often than a business shares the name.
  *
- * - nothing but digits and punctuation up to the field's end ("FIDELITY", "COINBASE.COM 888");
- * - or a number ("ROBINHOOD123456 FUNDS", "SCHWAB #0123 BEND OR", "FIDELITY401K");
- * - or a word of `STATEMENT_NOISE` or `FINANCIAL_WORDS` ("ROBINHOOD DES:FUNDS", "MERRILL ACH",
- *   "VANGUARD BUY", "EDWARD D JONES & CO");
- * - or a city and state ending the field: at most `CITY_WORDS` words, then a code of
- *   `REGION_CODES` ("ROBINHOOD MENLO PARK CA").
+ * A look-alike of a platform is a business sharing its name:
  *
- * Any other word right after the name makes it another business sharing the name ("ROBINHOOD
- * PIZZA CO", "FIDELITY PLUMBING INC", "COINBASE CAFE", "FIDELITY BANK LOAN PMT"): only the first
- * word after the name is read; once noise has ended the name, the rest is statement fields.
- * Guards name look-alike businesses explicitly; a guard found in either field means the whole
- * transaction does not name that guard's platform (merchant "Les Schwab Tire Centers" with
- * description "SCHWAB #0123 BEND OR").
+ * - one of the platform's spellings followed, within its field, by a word of `TRADE_WORDS` as
+ *   the first or second word after it ("ROBINHOOD PIZZA CO", "COINBASE CAFE", "FIDELITY BANK LOAN
+ *   PMT", "VANGUARD HAIR SALON", "MERRILL GARDENS SENIOR LIVING"); digits and punctuation
+ *   separate words and are not words;
+ * - or one of its guards: a look-alike the trade words do not reveal ("LES SCHWAB", "FIDELITY
+ *   NATIONAL", "SEATTLE KRAKEN", "LITTLE ACORNS").
+ *
+ * A look-alike found in either field rules its own platform out for the whole transaction
+ * (merchant "Les Schwab Tire Centers" with description "SCHWAB #0123 BEND OR", merchant
+ * "Robinhood Pizza Co" with description "ROBINHOOD #12"); another platform named beside it still
+ * counts (merchant "Robinhood", description "LES SCHWAB REFERRAL").
  *
  * Spelling syntax: lower-case letters and digits; a space stands for any run of separators
  * (spaces, punctuation, `*`, none at all), so `e trade` covers "E*TRADE", "E-TRADE" and "ETRADE".
@@ -240,157 +243,81 @@ export const INVESTMENT_PLATFORMS: readonly InvestmentPlatform[] = [
   { name: 'Wells Fargo Advisors', spellings: ['wells fargo advisors'], guards: [] },
 ];
 
-// --- What may follow a platform's name -------------------------------------------------------
+// --- Words of other trades -----------------------------------------------------------------------
 
 /**
- * Words banks print around a payee's name: ACH and card formats and their field labels, money
- * movement, legal forms, web addresses. Syntax as a spelling's single word (`contrib*`: prefix).
+ * Words that name a trade other than investing, as they follow a look-alike's shared name:
+ * food and drink, hospitality and leisure, building trades and home services, retail, care
+ * (children, health, animals, the body), cars and travel, property, banks, lenders and insurers
+ * ("a bank is another trade"). Syntax as a spelling's single word (`restaurant*`: prefix).
+ *
+ * Never a word a transfer line puts after a platform's name: statement fields and money
+ * movement (`DES`, `ACH`, `TRANSFER`, `DEPOSIT`, `BUY`, `AUTO` for automatic), legal forms
+ * (`INC`, `CO`, `GROUP`), the investment trade (`INVESTMENTS`, `BROKERAGE`, `MARKETS`,
+ * `SECURITIES`, `CAPITAL`, `TRUST`, `SAVINGS`, `SERVICES`), places (`PARK`, `CENTER`, `STATION`)
+ * or platforms' products (`ONE`, `GOLD`, `CARD`, `CASH`, `COLLEGE` of 529 plans, `HEALTH` of
+ * health savings accounts, `GAS` of crypto fees, `INSURED` of insured cash), nor a word of many
+ * trades (`HOME`, `LIFE`, `CREDIT`): those keep the name a platform, and the look-alikes they
+ * would reveal are guards.
  */
-export const STATEMENT_NOISE: readonly string[] = [
-  // ACH / card formats and their labels ("DES:FUNDS ID:123 INDN:... CO ID:... PPD", "ORIG CO").
-  'ach',
-  'web',
-  'ppd',
-  'ccd',
-  'ctx',
-  'iat',
-  'tel',
-  'pos',
-  'edi',
-  'des',
-  'descr',
-  'id',
-  'indn',
-  'orig',
-  'sec',
-  'ref',
-  'trace',
-  'conf',
-  'online',
-  'recurring',
-  'automatic',
-  'automated',
-  'instant',
-  'visa',
-  // Money movement.
-  'transfer',
-  'xfer',
-  'trnsfr',
-  'tfr',
-  'deposit',
-  'dep',
-  'withdrawal',
-  'wdrl',
-  'debit',
-  'dbt',
-  'payment',
-  'pmt',
-  'pymt',
-  'pymnt',
-  'pymnts',
-  'purchase',
-  'buy',
-  'contrib*',
-  'fund',
-  'funds',
-  'funding',
-  'topup',
-  'top',
-  'moneyline',
-  'moneylink',
-  'fedwire',
-  'wire',
-  // Legal forms and web addresses ("COINBASE.COM", "BINANCE.US", "EDWARD D JONES & CO").
-  'inc',
-  'llc',
-  'co',
-  'corp',
-  'corporation',
-  'company',
-  'ltd',
-  'lp',
-  'llp',
-  'com',
-  'net',
-  'www',
-  'us',
-  'usa',
+export const TRADE_WORDS: readonly string[] = [
+  // Food and drink.
+  ...['restaurant*', 'pizza*', 'cafe', 'caffe', 'coffee*', 'espresso', 'tea', 'teahouse'],
+  ...['bakery', 'bakeshop', 'bagel*', 'donut*', 'doughnut*', 'deli', 'delicatessen', 'diner'],
+  ...['grill', 'grille', 'bar', 'bbq', 'barbecue', 'bistro', 'brasserie', 'kitchen', 'eatery'],
+  ...['cantina', 'taqueria', 'taco*', 'burrito*', 'burger*', 'sushi', 'ramen', 'noodle*', 'pho'],
+  ...['sandwich*', 'subs', 'wings', 'chicken', 'steak*', 'seafood', 'oyster*', 'crab', 'lobster'],
+  ...['fish', 'poke', 'creamery', 'gelato', 'yogurt', 'juice', 'smoothie*', 'brew*', 'pub'],
+  ...['tavern', 'saloon', 'lounge', 'cocktail*', 'winery', 'vineyard*', 'distillery', 'taproom'],
+  ...['catering', 'caterer*', 'buffet', 'food', 'foods', 'eats', 'cuisine', 'kabob', 'kebab'],
+  ...['gyro*', 'falafel', 'dumpling*', 'wok', 'curry', 'patisserie', 'cookie*', 'cupcake*'],
+  ...['candy', 'chocolate*', 'confection*', 'snack*', 'cajun'],
+  // Hospitality, leisure and events.
+  ...['hotel*', 'motel*', 'inn', 'suites', 'resort*', 'lodge', 'lodging', 'hostel', 'casino'],
+  ...['arena', 'stadium', 'theater', 'theatre', 'cinema*', 'movies', 'bowling', 'golf', 'arcade'],
+  ...['tours', 'travel', 'tickets', 'parking', 'club', 'events', 'museum', 'zoo', 'aquarium'],
+  ...['campground', 'marina', 'charters', 'limo*', 'taxi', 'cab', 'shuttle', 'airlines'],
+  ...['airways', 'rum', 'hockey', 'tattoo*', 'games'],
+  // Building trades and home services.
+  ...['plumbing', 'plumber*', 'electric*', 'roofing', 'roofer*', 'construction', 'contracting'],
+  ...['contractor*', 'builders', 'remodel*', 'renovation*', 'hvac', 'heating', 'cooling'],
+  ...['painting', 'painters', 'drywall', 'flooring', 'carpet*', 'tile', 'tiles', 'concrete'],
+  ...['masonry', 'paving', 'asphalt', 'fence', 'fencing', 'landscap*', 'lawn*', 'garden*'],
+  ...['pest', 'exterminat*', 'termite', 'cleaning', 'cleaners', 'janitorial', 'maid*'],
+  ...['carpentry', 'cabinet*', 'glass', 'locksmith', 'handyman', 'septic', 'welding', 'pools'],
+  ...['solar', 'moving', 'movers', 'hauling', 'junk', 'storage', 'towing', 'laundry'],
+  ...['laundromat', 'tailor*', 'alterations', 'repair*', 'photography', 'studio*', 'printing'],
+  // Retail.
+  ...['store', 'stores', 'shop', 'shoppe', 'shopping', 'mart', 'outlet', 'boutique', 'grocery'],
+  ...['groceries', 'supermarket', 'liquor*', 'wine', 'wines', 'beer', 'spirits', 'florist*'],
+  ...['flowers', 'floral', 'gifts', 'books', 'bookstore', 'hardware', 'lumber', 'furniture'],
+  ...['mattress*', 'appliance*', 'jewel*', 'apparel', 'clothing', 'fashion*', 'shoes', 'boots'],
+  ...['sporting', 'sports', 'toys', 'vape', 'smoke', 'tobacco', 'pawn', 'thrift', 'optical'],
+  ...['eyewear', 'pharmacy', 'drug', 'drugs', 'cosmetic*', 'electronics', 'bikes', 'bicycle*'],
+  ...['cycles', 'guitar*', 'gallery', 'crafts', 'fabric*', 'farm', 'farms'],
+  ...['ranch', 'orchard*', 'dairy', 'meats', 'butcher', 'bait', 'tackle', 'outfitters', 'supply'],
+  ...['supplies', 'wholesale', 'depot', 'warehouse', 'rental', 'rentals', 'webshop'],
+  // Care: children, health, animals, the body, later life.
+  ...['daycare', 'childcare', 'children', 'nursery', 'preschool', 'kindergarten', 'montessori'],
+  ...['tutoring', 'school', 'academy', 'university', 'dental', 'dentist*', 'orthodont*', 'clinic'],
+  ...['medical', 'hospital', 'pediatric*', 'physician*', 'doctors', 'chiropract*', 'therapy'],
+  ...['rehab*', 'optometr*', 'vet', 'vets', 'veterinar*', 'animal*', 'pet', 'pets', 'grooming'],
+  ...['kennel*', 'salon', 'hair', 'barber*', 'nails', 'beauty', 'spa', 'massage', 'tanning'],
+  ...['piercing', 'skincare', 'waxing', 'lashes', 'fitness', 'gym', 'yoga', 'pilates'],
+  ...['crossfit', 'karate', 'dance', 'senior', 'assisted', 'nursing', 'hospice', 'funeral'],
+  ...['mortuary', 'cemetery', 'care', 'caregivers', 'charity', 'charitable', 'church'],
+  // Cars.
+  ...['automotive', 'motors', 'car', 'cars', 'carwash', 'tire*', 'tyre*', 'lube', 'muffler*'],
+  ...['collision', 'autobody', 'fuel'],
+  // Property.
+  ...['realty', 'realtor*', 'propert*', 'apartment*', 'apts', 'homes', 'housing', 'leasing'],
+  // Banks, lenders and insurers.
+  ...['bank', 'banking', 'loan', 'loans', 'lending', 'lender*', 'mortgage*', 'insurance'],
+  ...['insurer', 'insurers', 'assurance', 'title', 'escrow', 'warranty'],
 ];
 
-/**
- * Words of the investment trade that keep a name a platform ("FIDELITY INVESTMENTS", "SCHWAB
- * BROKERAGE", "ACORNS EARLY"). Banks, lenders and insurers are other trades: `bank`, `loan`,
- * `mortgage`, `insurance`, `life` are deliberately absent ("FIDELITY BANK LOAN PMT" is spending).
- */
-export const FINANCIAL_WORDS: readonly string[] = [
-  'invest*',
-  'invst',
-  'reinvest*',
-  'broker*',
-  'brkg',
-  'bkg',
-  'securities',
-  'financial',
-  'finance',
-  'finl',
-  'fin',
-  'capital',
-  'trading',
-  'trust',
-  'exchange',
-  'clearing',
-  'custody',
-  'wealth',
-  'asset*',
-  'markets',
-  'advis*',
-  'mgmt',
-  'management',
-  'group',
-  'holdings',
-  'ventures',
-  'services',
-  'svc',
-  'svcs',
-  'assoc',
-  'associates',
-  'retirement',
-  'ira',
-  'roth',
-  'hsa',
-  'savings',
-  'portfolio',
-  'mutual',
-  'stock*',
-  'shares',
-  'dividend*',
-  'crypto',
-  'bitcoin',
-  'btc',
-  'wallet',
-  'cash',
-  'margin',
-  // Acorns' accounts and round-ups.
-  'early',
-  'later',
-  'round',
-  'roundup*',
-];
-
-/**
- * State, territory and province codes that end a card statement's city ("MENLO PARK CA").
- * Not `co`: after a name it is the legal form ("ROBINHOOD PIZZA CO" is a pizza company).
- */
-export const REGION_CODES: readonly string[] = [
-  ...['al', 'ak', 'az', 'ar', 'ca', 'ct', 'de', 'dc', 'fl', 'ga', 'hi', 'id', 'il', 'in', 'ia'],
-  ...['ks', 'ky', 'la', 'me', 'md', 'ma', 'mi', 'mn', 'ms', 'mo', 'mt', 'ne', 'nv', 'nh', 'nj'],
-  ...['nm', 'ny', 'nc', 'nd', 'oh', 'ok', 'or', 'pa', 'ri', 'sc', 'sd', 'tn', 'tx', 'ut', 'vt'],
-  ...['va', 'wa', 'wv', 'wi', 'wy', 'pr', 'vi', 'gu'],
-  ...['ab', 'bc', 'mb', 'nb', 'nl', 'ns', 'nt', 'nu', 'on', 'pe', 'qc', 'sk', 'yt'],
-];
-
-/** The most words a city before a region code may have ("MENLO PARK", "SAN FRANCISCO"). */
-export const CITY_WORDS = 2;
+/** How many words after a platform's name are read for a trade word ("ROBINHOOD FAMILY DENTAL"). */
+export const NAME_TAIL_WORDS = 2;
 
 // --- Compiling the rules -------------------------------------------------------------------------
 
@@ -399,8 +326,8 @@ const SEPARATOR = '[^a-z0-9\\n]';
 const SEPARATORS = `${SEPARATOR}*`;
 const WORD_START = '(^|[^a-z])';
 const WORD_END = '([^a-z]|$)';
-/** The end of a field: the break before the description, or the end of the text. */
-const FIELD_END = '(\\n|$)';
+/** Between words of one field, after a name: digits and punctuation, never the field break. */
+const BETWEEN_WORDS = '[^a-z\\n]+';
 /** Joins the two fields; never inside one (see platformText). */
 const FIELD_BREAK = '\n';
 
@@ -426,30 +353,20 @@ function wordGroup(list: readonly string[]): string {
   for (const entry of list) {
     const { words, prefix } = wordsOf(entry);
     if (words.length !== 1 || !/^[a-z]+$/.test(words[0] ?? '')) {
-      throw new Error(`invalid statement word: ${entry}`);
+      throw new Error(`invalid trade word: ${entry}`);
     }
     (prefix ? prefixes : whole).push(words[0] as string);
   }
   return `((${whole.join('|')})${WORD_END}|(${prefixes.join('|')}))`;
 }
 
-/** What may follow a platform's name in its field for the name to count (see the header). */
-function continuation(): string {
-  return `(${[
-    `[^a-z\\n]*${FIELD_END}`,
-    `${SEPARATORS}[0-9]`,
-    `${SEPARATOR}+${wordGroup([...STATEMENT_NOISE, ...FINANCIAL_WORDS])}`,
-    `${SEPARATOR}+([a-z]+${SEPARATOR}+){0,${CITY_WORDS}}(${REGION_CODES.join('|')})[^a-z\\n]*(usa?[^a-z\\n]*)?${FIELD_END}`,
-  ].join('|')})`;
-}
-
-/** The spellings as alternatives of names (no word start, no continuation). */
+/** The spellings as alternatives of names (no word start, no word end). */
 const namesOf = (spellings: readonly string[]): string => spellings.map(namePattern).join('|');
 
 /**
- * One pattern matching any guard as a prefix from a word start. Guards sharing a first word
- * share it in the pattern ("kraken (jr|sushi|...)"): DuckDB compiles the pattern on every
- * execution, and its cost grows with the pattern's length.
+ * Any guard as a prefix from a word start. Guards sharing a first word share it in the pattern
+ * ("kraken (jr|sushi|...)"): DuckDB compiles the pattern on every execution, and its cost grows
+ * with the pattern's length.
  */
 function anyPrefixOf(guards: readonly string[]): string {
   const byFirstWord = new Map<string, string[]>();
@@ -466,43 +383,52 @@ function anyPrefixOf(guards: readonly string[]): string {
   return `${WORD_START}(${body.join('|')})`;
 }
 
+/**
+ * Names followed, as the first or second word after them in their field, by a trade word. The
+ * name is group 2 (what `regexp_extract_all` and `matchAll` read).
+ */
+function tradedNames(names: string, trade: string): string {
+  const tail = `(${BETWEEN_WORDS}[a-z]+){0,${NAME_TAIL_WORDS - 1}}${BETWEEN_WORDS}${trade}`;
+  return `${WORD_START}(${names})${tail}`;
+}
+
 /** Never matches: the text holds one field break, never two. */
 const NO_NAME = '\\n\\n';
 
+const named = (names: string) => `${WORD_START}(${names})${WORD_END}`;
+
 /** The rules as regular expressions, valid in RE2 (DuckDB) and JavaScript alike. */
 export interface CompiledPlatformMatcher {
-  /** Any platform's name followed by noise, not another trade: `before + names + after`. */
+  /** Any platform's name. */
   platform: string;
-  /** Any look-alike business name (guard). */
+  /** Any guard (a pattern matching nothing when there is none). */
   guard: string;
-  /** Around a list of name alternatives: the word start, and the continuation. */
-  before: string;
-  after: string;
-  /** The names of the platforms without guards (alternatives), or a pattern matching nothing. */
-  unguardedNames: string;
-  /** Per platform with guards: its guard, and its names (alternatives). */
-  guarded: ReadonlyArray<{ guard: string; names: string }>;
+  /** Any name followed by a trade word; group 2 is the name as written. */
+  traded: string;
+  /**
+   * Per platform: its name; `traded`, matching its name among the traded names found (each on a
+   * line of its own, the list starting and ending with a line break); its guards, or null.
+   */
+  platforms: ReadonlyArray<{ named: string; traded: string; guard: string | null }>;
 }
 
 export function compilePlatformMatcher(
   platforms: readonly InvestmentPlatform[] = INVESTMENT_PLATFORMS,
 ): CompiledPlatformMatcher {
-  const withGuards = platforms.filter((platform) => platform.guards.length > 0);
-  const without = platforms.filter((platform) => platform.guards.length === 0);
-  const before = `${WORD_START}(`;
-  const after = `)${continuation()}`;
+  const allNames = namesOf(platforms.flatMap((platform) => platform.spellings));
+  const guards = platforms.flatMap((platform) => platform.guards);
   return {
-    platform: `${before}${namesOf(platforms.flatMap((platform) => platform.spellings))}${after}`,
-    guard: anyPrefixOf(withGuards.flatMap((platform) => platform.guards)),
-    before,
-    after,
-    unguardedNames: without.length
-      ? namesOf(without.flatMap((platform) => platform.spellings))
-      : NO_NAME,
-    guarded: withGuards.map((platform) => ({
-      guard: anyPrefixOf(platform.guards),
-      names: namesOf(platform.spellings),
-    })),
+    platform: named(allNames),
+    guard: guards.length ? anyPrefixOf(guards) : NO_NAME,
+    traded: tradedNames(allNames, wordGroup(TRADE_WORDS)),
+    platforms: platforms.map((platform) => {
+      const names = namesOf(platform.spellings);
+      return {
+        named: named(names),
+        traded: `\\n(${names})\\n`,
+        guard: platform.guards.length ? anyPrefixOf(platform.guards) : null,
+      };
+    }),
   };
 }
 
@@ -530,14 +456,21 @@ export function platformText(
 interface PlatformRegExps {
   platform: RegExp;
   guard: RegExp;
-  guarded: ReadonlyArray<{ guard: RegExp; names: string }>;
+  traded: RegExp;
+  platforms: ReadonlyArray<{ named: RegExp; traded: RegExp; guard: RegExp | null }>;
 }
 
 function regExpsOf(matcher: CompiledPlatformMatcher): PlatformRegExps {
+  const regExp = (pattern: string) => new RegExp(pattern);
   return {
-    platform: new RegExp(matcher.platform),
-    guard: new RegExp(matcher.guard),
-    guarded: matcher.guarded.map(({ guard, names }) => ({ guard: new RegExp(guard), names })),
+    platform: regExp(matcher.platform),
+    guard: regExp(matcher.guard),
+    traded: new RegExp(matcher.traded, 'g'),
+    platforms: matcher.platforms.map((platform) => ({
+      named: regExp(platform.named),
+      traded: regExp(platform.traded),
+      guard: platform.guard === null ? null : regExp(platform.guard),
+    })),
   };
 }
 
@@ -561,10 +494,11 @@ export function namesInvestmentPlatform(
   }
   const text = platformText(merchantName, description);
   if (!rules.platform.test(text)) return false;
-  if (rules.guarded.length === 0 || !rules.guard.test(text)) return true;
-  const names = [
-    matcher.unguardedNames,
-    ...rules.guarded.filter(({ guard }) => !guard.test(text)).map(({ names }) => names),
-  ];
-  return new RegExp(`${matcher.before}${names.join('|')}${matcher.after}`).test(text);
+  // As regexp_extract_all: leftmost-first matches, each search starting where the last ended.
+  const traded = `\n${[...text.matchAll(rules.traded)].map((match) => match[2]).join('\n')}\n`;
+  if (traded === '\n\n' && !rules.guard.test(text)) return true;
+  return rules.platforms.some(
+    (platform) =>
+      platform.named.test(text) && !platform.traded.test(traded) && !platform.guard?.test(text),
+  );
 }

@@ -11,30 +11,37 @@ const literal = (pattern: string) => `'${pattern.replaceAll("'", "''")}'`;
 
 /**
  * A SQL boolean expression: does `textSql` (platformTextSql) name an investment platform? When
- * no platform's name reads as one, false; when one does and no guard is present, true;
- * otherwise the platforms whose guard is present (in either field) are ruled out, and the
- * others' names must still read as a platform ("LES SCHWAB" + "SCHWAB #0123" no, "ROBINHOOD" +
- * "LES SCHWAB REFERRAL" yes). The patterns are this module's constants, never request input.
- * DuckDB compiles each constant pattern on every execution of a statement with parameters, so
- * they are few; the last pattern is built per row, only for the rare rows that reach it.
+ * no platform's name is in it, false; when one is and no look-alike is (no name followed by a
+ * trade word, no guard), true; otherwise a platform counts when its name is in the text and
+ * none of its look-alikes is, in either field ("LES SCHWAB" + "SCHWAB #0123" no, "ROBINHOOD" +
+ * "LES SCHWAB REFERRAL" yes).
+ *
+ * The patterns are this module's constants, never request input. DuckDB compiles a constant
+ * pattern once per execution of a statement with parameters, but again and again inside a
+ * lambda: every constant pattern is outside the lambdas, which only test the candidates' small
+ * `traded` patterns (a value, compiled per row) against the traded names. Those steps run only
+ * for the rare rows with a look-alike (CASE branches run only for the rows reaching them, where
+ * AND and OR evaluate every operand).
  */
 export function namesInvestmentPlatformSql(
   textSql: string,
   matcher: CompiledPlatformMatcher = compilePlatformMatcher(),
 ): string {
-  const platform = `regexp_matches(${textSql}, ${literal(matcher.platform)})`;
-  if (matcher.guarded.length === 0) return platform;
-  const names = [
-    literal(matcher.unguardedNames),
-    ...matcher.guarded.map(
-      ({ guard, names }) =>
-        `CASE WHEN NOT regexp_matches(${textSql}, ${literal(guard)}) THEN ${literal(names)} END`,
-    ),
-  ];
-  const remaining = `${literal(matcher.before)} || concat_ws('|', ${names.join(', ')}) || ${literal(matcher.after)}`;
-  return `CASE WHEN NOT ${platform} THEN false
-    WHEN NOT regexp_matches(${textSql}, ${literal(matcher.guard)}) THEN true
-    ELSE regexp_matches(${textSql}, ${remaining}) END`;
+  const matches = (text: string, pattern: string) => `regexp_matches(${text}, ${literal(pattern)})`;
+  // A candidate: a platform named and not guarded, as its `traded` pattern (else NULL).
+  const candidates = matcher.platforms.map(({ named, traded, guard }) => {
+    const unguarded =
+      guard === null
+        ? literal(traded)
+        : `CASE WHEN NOT ${matches(textSql, guard)} THEN ${literal(traded)} END`;
+    return `CASE WHEN ${matches(textSql, named)} THEN ${unguarded} END`;
+  });
+  const tradedNames = `chr(10) || array_to_string(regexp_extract_all(${textSql}, ${literal(matcher.traded)}, 2), chr(10)) || chr(10)`;
+  return `CASE WHEN NOT ${matches(textSql, matcher.platform)} THEN false
+    WHEN NOT ${matches(textSql, matcher.traded)} AND NOT ${matches(textSql, matcher.guard)} THEN true
+    ELSE list_transform([{'traded_names': ${tradedNames}, 'candidates': [${candidates.join(',\n        ')}]}],
+      lambda row: len(list_filter(row.candidates,
+        lambda traded: NOT regexp_matches(row.traded_names, traded))) > 0)[1] END`;
 }
 
 const lowerSql = (sql: string) => `replace(lower(coalesce(${sql}, '')), chr(10), ' ')`;

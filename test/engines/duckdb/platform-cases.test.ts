@@ -1,19 +1,20 @@
 /**
- * The settled cases of decisions.md ("Investment-platform transfers"), each through every path
- * that decides them: the JavaScript matcher, the query-time SQL (DuckDB's RE2), and the
- * `to_platform` column build-db stores (with the store's own query-time SQL beside it). Then
- * the two engines against each other over drawn statement texts, and the fingerprint that makes
- * stores built with older rules fall back to query-time matching.
+ * The settled cases of docs/api.md ("Investment-platform transfers", helpers/platform-cases.ts),
+ * each through every path that decides them in DuckDB: the JavaScript matcher, the query-time
+ * SQL (DuckDB's RE2), and the `to_platform` column build-db stores (with the store's own
+ * query-time SQL beside it). Then the SQL and JavaScript matchers against each other over drawn
+ * statement texts, and the fingerprint the store records of the rules.
+ * test/api/spending-platform-transfers.test.ts runs the same cases through the spending
+ * analysis on every engine.
  */
 import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  FINANCIAL_WORDS,
   INVESTMENT_PLATFORMS,
+  NAME_TAIL_WORDS,
   namesInvestmentPlatform,
-  REGION_CODES,
-  STATEMENT_NOISE,
+  TRADE_WORDS,
 } from '../../../src/domain/platforms.ts';
 import { GROUP_BYS } from '../../../src/domain/spending/model.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
@@ -29,104 +30,17 @@ import {
   toPlatformSql,
 } from '../../../src/engines/sql/platform.ts';
 import {
+  ALL_PLATFORM_CASES,
+  type PlatformCase,
+  SETTLED_PLATFORM_CASES,
+} from '../../helpers/platform-cases.ts';
+import {
   buildStoreFromCsv,
   type FixtureRow,
   makeTempDir,
   queryStoreFile,
   writeCsvFixture,
 } from '../../helpers/store.ts';
-
-type Case = [merchant: string | null, description: string, transfer: boolean];
-
-/** decisions.md, "Settled cases", in order, then statement noise and the README's stated limits. */
-const SETTLED: Record<string, Case[]> = {
-  'digits or punctuation glued to a name still match': [
-    [null, 'COINBASE8889087930', true],
-    [null, 'ROBINHOOD123456 FUNDS', true],
-    [null, 'FIDELITY401K', true],
-  ],
-  'multi-word names with other separators or none': [
-    [null, 'E-TRADE', true],
-    [null, 'E TRADE', true],
-    [null, 'M1FINANCE', true],
-    [null, 'INTERACTIVEBROKERS', true],
-  ],
-  'full-service brokerages and an exchange’s legal name': [
-    [null, 'MERRILL LYNCH', true],
-    [null, 'MERRILL EDGE', true],
-    [null, 'EDWARD JONES', true],
-    [null, 'T. ROWE PRICE', true],
-    [null, 'PAYWARD', true],
-    ['Merrill Lynch', 'ONLINE TRANSFER', true],
-  ],
-  'common-word platforms only in their statement form, never bare': [
-    [null, 'GEMINI', false],
-    [null, 'PUBLIC', false],
-    [null, 'STASH', false],
-    [null, 'SOFI', false],
-    [null, 'ALLY', false],
-    [null, 'TITAN', false],
-    [null, 'EMPOWER', false],
-    [null, 'GEMINI TRUST', true],
-    [null, 'PUBLIC.COM', true],
-    [null, 'STASH CAPITAL', true],
-    [null, 'SOFI INVEST', true],
-    [null, 'ALLY INVEST', true],
-    [null, 'EMPOWER RETIREMENT', true],
-  ],
-  'a platform’s name followed by words of another trade': [
-    [null, 'KRAKEN SUSHI BAR', false],
-    [null, 'LITTLE ACORNS DAYCARE', false],
-    [null, 'CRYPTO.COM ARENA PARKING', false],
-    [null, 'FIDELITY LIFEGUARD SVC', false],
-    [null, 'FIDELITY GUARANTY LIFE', false],
-    ['Les Schwab Tire Centers', 'SCHWAB TIRE #12', false],
-  ],
-  '"another trade" is any non-financial business; a bank is one': [
-    [null, 'ROBINHOOD PIZZA CO', false],
-    [null, 'FIDELITY PLUMBING INC', false],
-    [null, 'COINBASE CAFE', false],
-    [null, 'FIDELITY BANK LOAN PMT', false],
-    ['Robinhood Pizza Co', 'POS PURCHASE', false],
-    [null, 'VANGUARD HAIR SALON', false],
-    [null, 'SCHWAB AUTO REPAIR 5551234', false],
-    [null, 'MERRILL GARDENS SENIOR LIVING', false],
-  ],
-  'a guard named in either field decides for the whole transaction': [
-    ['Les Schwab Tire Centers', 'SCHWAB #0123 BEND OR', false],
-    ['Les Schwab Tire Centers', 'SCHWAB #0123', false],
-    [null, 'SCHWAB #0123 BEND OR', true], // alone, the description reads as Schwab
-    ['Schwab', 'LES SCHWAB TIRE CENTER #123', false],
-    ['Robinhood', 'LES SCHWAB REFERRAL', true], // a guard rules out only its own platform
-  ],
-  'a platform’s bare or legal name counts': [
-    [null, 'MERRILL', true],
-    [null, 'MERRILL ACH 123', true],
-    [null, 'EDWARD D JONES & CO', true],
-    [null, 'TITAN INVEST', true],
-    ['Merrill', 'ACH DEBIT', true],
-  ],
-  'statement noise and financial words after the name keep it a platform': [
-    [null, 'FIDELITY DEPOSIT', true],
-    [null, 'ROBINHOOD MENLO PARK CA', true],
-    [null, 'COINBASE SAN FRANCISCO CA 94105', true],
-    [null, 'VANGUARD MALVERN PA', true],
-    [null, 'WEALTHSIMPLE TORONTO ON', true],
-    [null, 'ROBINHOOD DES:FUNDS ID:5XK2 INDN:JANE DOE CO ID:XXXXX PPD', true],
-    [null, 'ROBINHOOD MARKETS INC', true],
-    [null, 'FIDELITY INVESTMENTS', true],
-    [null, 'SCHWAB BROKERAGE MONEYLINK', true],
-    [null, 'COINBASE.COM 8889087930', true],
-    [null, 'ACORNS EARLY', true],
-    [null, 'ORIG CO NAME:ROBINHOOD ORIG ID:123 DESC DATE:260105', true],
-  ],
-  'what the text cannot tell, as the README states it': [
-    [null, 'ROBINHOOD DENVER CO', false], // a trailing CO is "company"
-    [null, 'COINBASE CAFE SEATTLE WA', true], // read as a town and a state
-  ],
-};
-
-const ALL_CASES: Case[] = Object.values(SETTLED).flat();
 
 let instance: DuckDBInstance;
 let statement: DuckDBPreparedStatement;
@@ -175,7 +89,7 @@ async function decideAll(cases: ReadonlyArray<readonly [string | null, string]>)
 }
 
 describe('settled cases: query-time SQL and the JavaScript matcher', () => {
-  for (const [rule, cases] of Object.entries(SETTLED)) {
+  for (const [rule, cases] of Object.entries(SETTLED_PLATFORM_CASES)) {
     it.each(cases)(`${rule}: %s / %s -> %s`, async (merchant, description, transfer) => {
       expect(await namesPlatformSql(merchant, description)).toBe(transfer);
       expect(namesInvestmentPlatform(merchant, description)).toBe(transfer);
@@ -190,7 +104,7 @@ describe('settled cases: query-time SQL and the JavaScript matcher', () => {
   }
 
   it('the same text read from the merchant name decides the same way', async () => {
-    const moved = ALL_CASES.filter(([merchant]) => merchant === null);
+    const moved = ALL_PLATFORM_CASES.filter(([merchant]) => merchant === null);
     const decided = await decideAll(moved.map(([, description]) => [description, ''] as const));
     expect(decided).toEqual(
       moved.map(([, description, transfer]) => ({
@@ -216,21 +130,50 @@ describe('settled cases: query-time SQL and the JavaScript matcher', () => {
     );
   });
 
-  it('a platform name followed by any other word is another business', async () => {
-    // Words no list foresees: the rule reads what follows the name, not a list of trades.
+  it('a platform name followed by a trade word is another business; by any other, the platform', async () => {
     const cases: Array<readonly [string | null, string]> = [];
-    for (const word of ['PIZZA', 'PLUMBING', 'CAFE', 'BANK', 'ZYXWV', 'FLORIST', 'TATTOO']) {
+    const expected: boolean[] = [];
+    const words: Array<[string, boolean]> = [
+      ...(['PIZZA', 'PLUMBING', 'CAFE', 'BANK', 'FLORIST', 'TATTOO'] as const).map(
+        (word) => [word, false] as [string, boolean],
+      ),
+      // Codes, product names, the rest of a legal name, words no list foresees.
+      ...(['ZYXWV', 'RPS', 'PLUS', 'PIERCE', 'BUY', 'GOLD'] as const).map(
+        (word) => [word, true] as [string, boolean],
+      ),
+    ];
+    for (const [word, transfer] of words) {
       for (const platform of INVESTMENT_PLATFORMS) {
-        // The first spelling: a longer one may begin with a shorter one and a financial word
-        // ("FIDELITY BROKERAGE PIZZA" reads as Fidelity: only the first word after a name counts).
         const name = (platform.spellings[0] as string).replace('*', '').toUpperCase();
         cases.push([null, `${name} ${word} INC`], [`${name} ${word}`, 'POS PURCHASE']);
+        // The second word after the name is read too; the third is not.
+        cases.push([null, `${name} XQ ${word}`], [null, `${name} XQ ZZ ${word}`]);
+        expected.push(transfer, transfer, transfer, true);
+      }
+    }
+    expect(NAME_TAIL_WORDS).toBe(2);
+    const decided = await decideAll(cases);
+    expect(decided).toEqual(
+      cases.map(([m, d], i) => ({ text: `${m} / ${d}`, sql: expected[i], js: expected[i] })),
+    );
+  });
+
+  it('every trade word, whole or as a prefix, makes a look-alike of every platform', async () => {
+    const cases: Array<readonly [string | null, string]> = [];
+    for (const word of TRADE_WORDS) {
+      const written = word.endsWith('*') ? `${word.slice(0, -1)}ing` : word;
+      for (const platform of INVESTMENT_PLATFORMS) {
+        const name = (platform.spellings[0] as string).replace('*', '').toUpperCase();
+        cases.push([null, `${name} ${written.toUpperCase()} #12`]);
       }
     }
     const decided = await decideAll(cases);
-    expect(decided).toEqual(
-      cases.map(([m, d]) => ({ text: `${m} / ${d}`, sql: false, js: false })),
-    );
+    expect(decided.filter((row) => row.sql !== false || row.js !== false)).toEqual([]);
+  });
+
+  it('trade words are single lower-case words or prefixes, listed once', () => {
+    for (const word of TRADE_WORDS) expect(word).toMatch(/^[a-z]+\*?$/);
+    expect(new Set(TRADE_WORDS).size).toBe(TRADE_WORDS.length);
   });
 });
 
@@ -239,7 +182,7 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
   let databasePath: string;
 
   beforeAll(async () => {
-    const transactions: FixtureRow[] = ALL_CASES.flatMap(([merchant, description], i) =>
+    const transactions: FixtureRow[] = ALL_PLATFORM_CASES.flatMap(([merchant, description], i) =>
       (['DEBIT', 'CREDIT'] as const).map((direction) => ({
         id: `${direction === 'DEBIT' ? 'd' : 'c'}${String(i).padStart(3, '0')}`,
         user_id: user,
@@ -279,9 +222,11 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
       databasePath,
       `SELECT id, to_platform AS stored, ${toPlatformSql('t')} AS live FROM transactions t ORDER BY id`,
     );
-    expect(rows).toHaveLength(ALL_CASES.length * 2);
+    expect(rows).toHaveLength(ALL_PLATFORM_CASES.length * 2);
     for (const row of rows) {
-      const [merchant, description, transfer] = ALL_CASES[Number(row.id.slice(1))] as Case;
+      const [merchant, description, transfer] = ALL_PLATFORM_CASES[
+        Number(row.id.slice(1))
+      ] as PlatformCase;
       // Only a DEBIT is a transfer to a platform; a credit from one stays income.
       const expected = row.id.startsWith('d') ? transfer : false;
       expect([row.stored, row.live], `${row.id} ${merchant} / ${description}`).toEqual([
@@ -328,7 +273,7 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
         const [rollup, rows] = answers.map(sorted);
         expect(rollup).toEqual(rows);
         const summary = answers[0]?.find((row) => row.part === 'summary');
-        const spent = ALL_CASES.reduce(
+        const spent = ALL_PLATFORM_CASES.reduce(
           (sum, [, , transfer], i) => (transfer ? sum : sum + (i + 1) * 100),
           0,
         );
@@ -343,9 +288,8 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
 describe('the two engines agree', () => {
   const words = [
     ...INVESTMENT_PLATFORMS.flatMap((platform) => [...platform.spellings, ...platform.guards]),
-    ...STATEMENT_NOISE,
-    ...FINANCIAL_WORDS,
-    ...REGION_CODES,
+    ...TRADE_WORDS.filter((_, i) => i % 4 === 0),
+    ...['des', 'funds', 'id', 'ach', 'transfer', 'deposit', 'buy', 'inc', 'llc', 'invest', 'ca'],
     ...['pizza', 'cafe', 'bank', 'plumbing', 'menlo park', 'bend', 'les', 'little', 'seattle'],
     ...['co', 'the', 'x', 'e', '#0123', '8889087930', '401k', 'des:funds', 'id:', '&', '.com'],
     ...['\u0130nvest', 'ROB\u0130NHOOD', '\u212Araken', '\uFF32obinhood', 'caf\u00e9', '😀'],
@@ -397,8 +341,10 @@ describe('the two engines agree', () => {
 
 describe('the rules fingerprint', () => {
   it('changed with the settled cases, so stores built with the older rules match at query time', () => {
-    // The fingerprint of the rules before the settled cases (main at 6a73f94).
+    // The fingerprints of the rules before the settled cases (main at 6a73f94), and before
+    // trade words (main at 426f696).
     expect(PLATFORM_RULES_FINGERPRINT).not.toBe('758a65df826efe47');
+    expect(PLATFORM_RULES_FINGERPRINT).not.toBe('f6c9b9de31acc320');
     expect(PLATFORM_RULES_FINGERPRINT).toMatch(/^[0-9a-f]{16}$/);
   });
 });
