@@ -73,16 +73,19 @@ export async function codeHash(paths: readonly string[]): Promise<string> {
 
 const slug = (value: string) => value.replace(/[^0-9A-Za-z_-]/g, '_');
 
-/** Runs an npm script of this project, its stderr forwarded line by line with a prefix. */
-async function runScript(script: string, args: string[], progress: Progress): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'scripts', `${script}.ts`), ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** The tools the bench runs, by the file their npm script runs. */
+const SCRIPTS = { fixtures: 'tools/fixtures.ts', 'build-db': 'scripts/build-db.ts' } as const;
+
+/** Runs a tool of this project, its stderr forwarded line by line with a prefix. */
+async function runScript(
+  script: keyof typeof SCRIPTS,
+  args: string[],
+  progress: Progress,
+): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, SCRIPTS[script]), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let tail: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
