@@ -33,7 +33,7 @@ export const TransactionListQuery = queryObject({
   q: qStr({
     optional: true,
     description:
-      'Text the description or the merchant name contains, case-insensitively (taken literally); empty means no filter.',
+      'Text the description or the merchant name contains, taken literally, case-insensitively (both lower-cased character by character, as DuckDB’s lower() does); empty means no filter.',
   }),
   ...paginationQuery,
 });

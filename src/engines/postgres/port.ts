@@ -74,8 +74,9 @@ export class PostgresPort implements ReadPort {
     private readonly tokens: FollowedTokens | undefined,
     private readonly ownsPool: boolean,
     spendingQueries: SpendingQueries,
+    transactionQueries: TransactionQueries,
   ) {
-    this.transactionQueries = new TransactionQueries(pool, published.schema_name);
+    this.transactionQueries = transactionQueries;
     this.spendingQueries = spendingQueries;
   }
 
@@ -91,8 +92,18 @@ export class PostgresPort implements ReadPort {
     const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
     try {
       const published = await currentGeneration(pool);
-      const spending = await SpendingQueries.of(pool, published.schema_name);
-      return new PostgresPort(pool, published, tokens, typeof target === 'string', spending);
+      const [spending, transactions] = await Promise.all([
+        SpendingQueries.of(pool, published.schema_name),
+        TransactionQueries.of(pool, published.schema_name),
+      ]);
+      return new PostgresPort(
+        pool,
+        published,
+        tokens,
+        typeof target === 'string',
+        spending,
+        transactions,
+      );
     } catch (error) {
       if (typeof target === 'string') await pool.close();
       throw error;

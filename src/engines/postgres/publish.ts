@@ -24,6 +24,7 @@ import {
   bucketTable,
   COORDINATOR_META_DDL,
   coordinatorDdl,
+  foldedColumn,
   MONTHLY_ROLLUP_TABLE,
   MONTHLY_USERS_TABLE,
   ROLLUP_TABLE,
@@ -78,7 +79,9 @@ function exportSql(table: ShardedTable): string {
       return `SELECT ${contract('t')},
                 CASE WHEN a.user_id = t.user_id THEN a.type END AS account_type,
                 CASE WHEN a.user_id = t.user_id THEN a.link_id END AS account_link_id,
-                ${toPlatformSql('t')} AS to_platform
+                ${toPlatformSql('t')} AS to_platform,
+                lower(t.description) AS ${foldedColumn('description')},
+                lower(t.merchant_name) AS ${foldedColumn('merchant_name')}
               FROM transactions t LEFT JOIN accounts a ON a.id = t.account_id`;
     default:
       return `SELECT ${contract('x')} FROM ${table} x`;

@@ -67,8 +67,13 @@ function postgresType(type: ColumnKind, collation: TextCollation): string {
 /**
  * Columns stored beyond the contract's: the user on tables that reach it through an account
  * (the partition key), and on transactions the account facts and the platform flag that
- * build-db derives (build/derived.ts), so no query joins accounts or matches patterns.
+ * build-db derives (build/derived.ts), so no query joins accounts or matches patterns, and the
+ * description and merchant name folded by DuckDB's lower() (the text filter's folding, as
+ * domain/case-fold.ts; transactions.ts).
  */
+/** A transaction text column folded by DuckDB's lower() (the loader stores both). */
+export const foldedColumn = (column: 'description' | 'merchant_name') => `${column}_folded`;
+
 const extraColumns = (table: ShardedTable, collation: TextCollation): PgColumn[] =>
   ({
     balances: [{ name: 'user_id', type: text(collation) }],
@@ -77,6 +82,8 @@ const extraColumns = (table: ShardedTable, collation: TextCollation): PgColumn[]
       { name: 'account_type', type: text(collation) },
       { name: 'account_link_id', type: text(collation) },
       { name: 'to_platform', type: 'boolean NOT NULL' },
+      { name: foldedColumn('description'), type: `${text(collation)} NOT NULL` },
+      { name: foldedColumn('merchant_name'), type: text(collation) },
     ],
   })[table as 'balances' | 'liabilities' | 'transactions'] ?? [];
 
