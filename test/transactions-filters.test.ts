@@ -106,6 +106,71 @@ describe('transaction filters, each against a count from the fixture', () => {
   it('empty filters are no filters', async () => {
     const all = ids((await list('')).body);
     expect(ids((await list('account_ids=&link_id=&categories=&q=')).body)).toEqual(all);
+    expect(ids((await list('account_ids=,&categories=%20,%20&account_ids=')).body)).toEqual(all);
+  });
+
+  it('an empty value of any other parameter answers FastAPI’s 422 for its type (README)', async () => {
+    const empty: Array<[path: string, base: string, parameters: Record<string, string>]> = [
+      [
+        '/v2/users/spending',
+        'group_by=category&time_period=month',
+        {
+          start_date: 'date_from_datetime_parsing',
+          end_date: 'date_from_datetime_parsing',
+          min_total_amount: 'decimal_parsing',
+          include_income: 'bool_parsing',
+          secondary_group_by: 'enum',
+        },
+      ],
+      ['/v2/users/spending', 'time_period=month', { group_by: 'enum' }],
+      ['/v2/users/spending', 'group_by=category', { time_period: 'enum' }],
+      [
+        '/v2/users/transactions',
+        '',
+        {
+          transacted_at_from: 'date_from_datetime_parsing',
+          transacted_at_to: 'date_from_datetime_parsing',
+          direction: 'enum',
+          min_amount: 'decimal_parsing',
+          max_amount: 'decimal_parsing',
+          page: 'int_parsing',
+          page_size: 'int_parsing',
+        },
+      ],
+      ['/v1/links', '', { page: 'int_parsing', page_size: 'int_parsing' }],
+      [
+        '/v1/users/balance-history',
+        '',
+        {
+          start_date: 'date_from_datetime_parsing',
+          end_date: 'date_from_datetime_parsing',
+          time_period: 'enum',
+        },
+      ],
+      [
+        '/v1/users/income',
+        '',
+        { start_date: 'date_from_datetime_parsing', end_date: 'date_from_datetime_parsing' },
+      ],
+    ];
+    for (const [path, base, parameters] of empty) {
+      for (const [name, type] of Object.entries(parameters)) {
+        const url = `${path}?${base ? `${base}&` : ''}${name}=`;
+        const response = await fx.app.inject({ url, headers: fx.u1 });
+        expect(response.statusCode, url).toBe(422);
+        expect(response.json().detail, url).toEqual([
+          expect.objectContaining({ type, loc: ['query', name], input: '' }),
+        ]);
+      }
+    }
+    // And these are no filter on spending too.
+    const spending = (query: string) =>
+      fx.app.inject({
+        url: `/v2/users/spending?group_by=category&time_period=month${query}`,
+        headers: fx.u1,
+      });
+    const plain = (await spending('')).json().summary;
+    expect((await spending('&link_id=&account_ids=&categories=')).json().summary).toEqual(plain);
   });
 
   it('combine with pagination: following next yields exactly the filtered list', async () => {
