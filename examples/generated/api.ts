@@ -12,7 +12,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Liveness probe
+         * @description As GET, with the same status and headers, without a body.
+         */
+        head: operations["headLiveness"];
         patch?: never;
         trace?: never;
     };
@@ -29,7 +33,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Readiness probe: the store answers a query
+         * @description As GET, with the same status and headers, without a body.
+         */
+        head: operations["headReadiness"];
         patch?: never;
         trace?: never;
     };
@@ -490,7 +498,7 @@ export interface components {
             /** @description Employer named on the pay statements. */
             employer: string;
             /**
-             * @description Inferred from the distinct pay dates in the window: at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band; biweekly when every date stays within 2 days of a 14-day grid, else semimonthly. Otherwise irregular.
+             * @description Inferred from the distinct pay dates in the window (README, "Pay frequency"): at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band or twice it (a skipped date); biweekly when the dates fit a 14-day grid at least as closely as two days of the month, else semimonthly. Otherwise irregular.
              * @enum {string}
              */
             pay_frequency: "weekly" | "biweekly" | "semimonthly" | "monthly" | "irregular";
@@ -974,6 +982,36 @@ export interface operations {
             };
         };
     };
+    headLiveness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getReadiness: {
         parameters: {
             query?: never;
@@ -1026,6 +1064,45 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
+            };
+        };
+    };
+    headReadiness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1213,10 +1290,10 @@ export interface operations {
                 start_date?: string;
                 /** @description Last day (inclusive); omitted or future: today */
                 end_date?: string;
-                /** @description Comma-separated account ids; repeatable; empty means no filter */
-                account_ids?: string;
-                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
-                categories?: string;
+                /** @description Account ids, comma-separated (`account_ids=a1,a2`), repeated (`account_ids=a1&account_ids=a2`) or both; blanks trimmed, empty items ignored; no item at all (`account_ids=`) means no filter. Ids that are not yours match nothing. */
+                account_ids?: string[];
+                /** @description Category names (case-insensitive), comma-separated (`categories=Travel,Medical`), repeated (`categories=Travel&categories=Medical`) or both; blanks trimmed, empty items ignored; no item at all (`categories=`) means no filter; an unknown name answers 422. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
+                categories?: string[];
                 /** @description Category and merchant entries totalling less are left out of their lists */
                 min_total_amount?: number | string;
                 /** @description Also list income entries (CREDITs) */
@@ -1400,10 +1477,10 @@ export interface operations {
                 start_date?: string;
                 /** @description Last day (inclusive); omitted or future: today */
                 end_date?: string;
-                /** @description Comma-separated account ids; repeatable; empty means no filter */
-                account_ids?: string;
-                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
-                categories?: string;
+                /** @description Account ids, comma-separated (`account_ids=a1,a2`), repeated (`account_ids=a1&account_ids=a2`) or both; blanks trimmed, empty items ignored; no item at all (`account_ids=`) means no filter. Ids that are not yours match nothing. */
+                account_ids?: string[];
+                /** @description Category names (case-insensitive), comma-separated (`categories=Travel,Medical`), repeated (`categories=Travel&categories=Medical`) or both; blanks trimmed, empty items ignored; no item at all (`categories=`) means no filter; an unknown name answers 422. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
+                categories?: string[];
                 /** @description Category and merchant entries totalling less are left out of their lists */
                 min_total_amount?: number | string;
                 /** @description Also list income entries (CREDITs) */
@@ -1584,19 +1661,19 @@ export interface operations {
                 transacted_at_from?: string;
                 /** @description Last transaction date included (YYYY-MM-DD). */
                 transacted_at_to?: string;
-                /** @description Comma-separated account ids; repeatable; empty means no filter. Ids that are not yours match nothing. */
-                account_ids?: string;
+                /** @description Account ids, comma-separated (`account_ids=a1,a2`), repeated (`account_ids=a1&account_ids=a2`) or both; blanks trimmed, empty items ignored; no item at all (`account_ids=`) means no filter. Ids that are not yours match nothing. */
+                account_ids?: string[];
                 /** @description Only accounts of this link; empty means no filter. */
                 link_id?: string;
-                /** @description Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
-                categories?: string;
+                /** @description Category names (case-insensitive), comma-separated (`categories=Travel,Medical`), repeated (`categories=Travel&categories=Medical`) or both; blanks trimmed, empty items ignored; no item at all (`categories=`) means no filter; an unknown name answers 422. Valid names (GET /v1/categories): Income, Transfer In, Transfer Out, Loan Payments, Bank Fees, Entertainment, Food and Drink, General Merchandise, Home Improvement, Medical, Personal Care, General Services, Government and Non-Profit, Transportation, Travel, Rent and Utilities, Other */
+                categories?: string[];
                 /** @description DEBIT (money out) or CREDIT (money in). */
                 direction?: "DEBIT" | "CREDIT";
                 /** @description Smallest amount included (amounts are positive; `direction` tells the sign). */
                 min_amount?: number | string;
                 /** @description Largest amount included. */
                 max_amount?: number | string;
-                /** @description Text the description or the merchant name contains, case-insensitively (taken literally); empty means no filter. */
+                /** @description Text the description or the merchant name contains, taken literally, case-insensitively (both lower-cased character by character, as DuckDB’s lower() does); empty means no filter. */
                 q?: string;
                 /** @description 1-based page number; defaults to 1 once pagination is on. */
                 page?: number;

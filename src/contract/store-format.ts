@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
  * The layout build-db writes: tables, derived columns and rollups. Raise it whenever a change
  * means a store built before it would be read wrongly.
  */
-export const STORE_FORMAT_VERSION = 1;
+export const STORE_FORMAT_VERSION = 2;
 
 /** A new store's generation. */
 export function newGeneration(): string {

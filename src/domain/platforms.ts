@@ -31,8 +31,9 @@
  * A spelling matches after a non-letter (digits may touch it: "8889COINBASE"); a trailing `*`
  * lets it end inside a word ("STASH INVESTMENTS" for `stash invest*`), the rest of that word
  * being part of the name. Guards match from a word start, as prefixes. Matching is on the
- * lower-cased fields (platformTextSql; platformText reproduces it as far as the patterns see).
+ * lower-cased fields (platformTextSql; platformText is the same in JavaScript).
  */
+import { foldCase } from './case-fold.ts';
 
 export interface InvestmentPlatform {
   name: string;
@@ -434,16 +435,9 @@ export function compilePlatformMatcher(
 
 // --- The same rules in JavaScript ------------------------------------------------------------------
 
-/**
- * DuckDB's lower() as far as the patterns can tell: they read only a-z, 0-9 and the field
- * break, and besides A-Z only U+0130 (to "i") and the Kelvin sign U+212A (to "k") lower-case to
- * those in DuckDB (JavaScript would write U+0130 as "i" and a combining dot). Every other
- * character is a separator whatever its case.
- */
+/** A field as platformTextSql writes it: lower-cased as DuckDB does, line breaks as spaces. */
 const lowerField = (value: string | null | undefined) =>
-  (value ?? '')
-    .replaceAll(FIELD_BREAK, ' ')
-    .replace(/[A-Z\u0130\u212A]/g, (upper) => (upper === '\u0130' ? 'i' : upper.toLowerCase()));
+  foldCase(value ?? '').replaceAll(FIELD_BREAK, ' ');
 
 /** platformTextSql, in JavaScript. */
 export function platformText(

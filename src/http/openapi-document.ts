@@ -257,6 +257,25 @@ function reachableSchemas(
 }
 
 /**
+ * A HEAD operation (a route documented with `config.swagger.exposeHeadRoute`), from the GET one
+ * @fastify/swagger copies: its statuses and headers, no body; `headLiveness` for
+ * `getLiveness-head`.
+ */
+function headOperation(generated: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries((generated.responses ?? {}) as Record<string, Json>).map(
+      ([status, { content: _body, ...response }]) => [status, response],
+    ),
+  );
+  return {
+    ...generated,
+    operationId: String(generated.operationId).replace(/^get(.*)-head$/, 'head$1'),
+    description: 'As GET, with the same status and headers, without a body.',
+    responses,
+  };
+}
+
+/**
  * What the zod schemas cannot say, added to the generated document: info, tags, the bearer
  * security scheme (every operation but the public ones), response descriptions, headers
  * and examples. Components that no operation uses (zod's `*Input` twins) are dropped.
@@ -267,7 +286,8 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
   const paths = (document.paths ?? {}) as Operations;
   for (const operations of Object.values(paths)) {
     for (const [method, generatedOperation] of Object.entries(operations)) {
-      const operation: Json = { ...generatedOperation };
+      const operation: Json =
+        method === 'head' ? headOperation(generatedOperation) : { ...generatedOperation };
       operation.parameters = [
         ...((operation.parameters as unknown[] | undefined) ?? []),
         { $ref: '#/components/parameters/RequestId' },

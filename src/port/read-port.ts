@@ -68,7 +68,10 @@ export interface TransactionFilters {
   /** Amount bounds, inclusive, as exact decimal text with two places. */
   minAmount: DecimalText | null;
   maxAmount: DecimalText | null;
-  /** Lower-cased text that the description or the merchant name contains (case-insensitive). */
+  /**
+   * Text that the description or the merchant name contains, both lower-cased as DuckDB's
+   * lower() does (foldCase, domain/case-fold.ts).
+   */
   text: string | null;
 }
 

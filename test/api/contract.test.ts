@@ -102,15 +102,16 @@ describe('every endpoint answers as openapi.yaml says', () => {
     authorization?: string,
     extraHeaders: Record<string, string> = {},
     urlPath = URL_PATHS[path] ?? path,
+    method: 'GET' | 'HEAD' = 'GET',
   ): Promise<ObservedResponse> {
     const url = query ? `${urlPath}?${query}` : urlPath;
     const response = await app.inject({
-      method: 'GET',
+      method,
       url,
       headers: { ...(authorization ? { authorization } : {}), ...extraHeaders },
     });
     const observed = {
-      method: 'GET',
+      method,
       path,
       url,
       statusCode: response.statusCode,
@@ -118,7 +119,7 @@ describe('every endpoint answers as openapi.yaml says', () => {
       body: response.body,
     };
     expect(checker.check(observed)).toEqual([]);
-    covered.add(`${operationKey('GET', path)} ${response.statusCode}`);
+    covered.add(`${operationKey(method, path)} ${response.statusCode}`);
     return observed;
   }
 
@@ -129,7 +130,11 @@ describe('every endpoint answers as openapi.yaml says', () => {
       for (const query of queries.ok) {
         const answer = await call(path, query, bearer);
         expect(answer.statusCode, query).toBe(200);
-        if (!isPublic) {
+        if (isPublic) {
+          // Probes answer HEAD as GET, without a body.
+          const head = await call(path, query, undefined, {}, path, 'HEAD');
+          expect([head.statusCode, head.body]).toEqual([200, '']);
+        } else {
           const etag = String(answer.headers.etag);
           const again = await call(path, query, bearer, { 'if-none-match': etag });
           expect(again.statusCode, query).toBe(304);
@@ -158,6 +163,9 @@ describe('every endpoint answers as openapi.yaml says', () => {
             ? `${queries.ok[0]}&min_total_amount=0.01`
             : (queries.ok[0] ?? '');
           expect((await call(path, query, bearer)).statusCode).toBe(503);
+          if (isPublic) {
+            expect((await call(path, query, undefined, {}, path, 'HEAD')).statusCode).toBe(503);
+          }
         } finally {
           store.down = false;
         }

@@ -3,12 +3,23 @@
  * Each filter's expected rows are counted here from the fixture's own rows in plain
  * JavaScript, never by the SQL under test.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { createClock } from '../../src/clock.ts';
 import {
   FINANCE_TABLES,
   type FinanceFixture,
   openFinanceFixture,
 } from '../fixtures/api/finance.ts';
+import {
+  buildStoreFromCsv,
+  type FixtureRow,
+  makeTempDir,
+  mintTestToken,
+  openStore,
+  writeCsvFixture,
+} from '../helpers/store.ts';
 
 let fx: FinanceFixture;
 beforeAll(async () => {
@@ -99,6 +110,71 @@ describe('transaction filters, each against a count from the fixture', () => {
   it('empty filters are no filters', async () => {
     const all = ids((await list('')).body);
     expect(ids((await list('account_ids=&link_id=&categories=&q=')).body)).toEqual(all);
+    expect(ids((await list('account_ids=,&categories=%20,%20&account_ids=')).body)).toEqual(all);
+  });
+
+  it('an empty value of any other parameter answers FastAPI’s 422 for its type (README)', async () => {
+    const empty: Array<[path: string, base: string, parameters: Record<string, string>]> = [
+      [
+        '/v2/users/spending',
+        'group_by=category&time_period=month',
+        {
+          start_date: 'date_from_datetime_parsing',
+          end_date: 'date_from_datetime_parsing',
+          min_total_amount: 'decimal_parsing',
+          include_income: 'bool_parsing',
+          secondary_group_by: 'enum',
+        },
+      ],
+      ['/v2/users/spending', 'time_period=month', { group_by: 'enum' }],
+      ['/v2/users/spending', 'group_by=category', { time_period: 'enum' }],
+      [
+        '/v2/users/transactions',
+        '',
+        {
+          transacted_at_from: 'date_from_datetime_parsing',
+          transacted_at_to: 'date_from_datetime_parsing',
+          direction: 'enum',
+          min_amount: 'decimal_parsing',
+          max_amount: 'decimal_parsing',
+          page: 'int_parsing',
+          page_size: 'int_parsing',
+        },
+      ],
+      ['/v1/links', '', { page: 'int_parsing', page_size: 'int_parsing' }],
+      [
+        '/v1/users/balance-history',
+        '',
+        {
+          start_date: 'date_from_datetime_parsing',
+          end_date: 'date_from_datetime_parsing',
+          time_period: 'enum',
+        },
+      ],
+      [
+        '/v1/users/income',
+        '',
+        { start_date: 'date_from_datetime_parsing', end_date: 'date_from_datetime_parsing' },
+      ],
+    ];
+    for (const [path, base, parameters] of empty) {
+      for (const [name, type] of Object.entries(parameters)) {
+        const url = `${path}?${base ? `${base}&` : ''}${name}=`;
+        const response = await fx.app.inject({ url, headers: fx.u1 });
+        expect(response.statusCode, url).toBe(422);
+        expect(response.json().detail, url).toEqual([
+          expect.objectContaining({ type, loc: ['query', name], input: '' }),
+        ]);
+      }
+    }
+    // And these are no filter on spending too.
+    const spending = (query: string) =>
+      fx.app.inject({
+        url: `/v2/users/spending?group_by=category&time_period=month${query}`,
+        headers: fx.u1,
+      });
+    const plain = (await spending('')).json().summary;
+    expect((await spending('&link_id=&account_ids=&categories=')).json().summary).toEqual(plain);
   });
 
   it('combine with pagination: following next yields exactly the filtered list', async () => {
@@ -173,5 +249,122 @@ describe('GET /v2/users/transactions/{id}', () => {
 
   it('needs a token', async () => {
     expect((await fx.app.inject({ url: '/v2/users/transactions/t000' })).statusCode).toBe(401);
+  });
+});
+
+describe('q: one case folding of the query and the stored text, in every script', () => {
+  const user = 'texts';
+  /** [description, merchant name] */
+  const FIXED: Array<[string, string | null]> = [
+    ['ΤΑΒΕΡΝΑ Ο ΠΑΡΑΔΕΙΣΟΣ ΑΘΗΝΑ', null],
+    ['POS 4411', 'İSTANBUL KEBAP EVİ'],
+    ['КОФЕЙНЯ ПУШКИН МОСКВА', null],
+    ['GROẞE STRASSE BÄCKEREI', 'Bäckerei Groß'],
+    ['\u212Aelvin Lab', null],
+  ];
+  /** Any code point but controls, the surrogates and NUL; weighted towards cased scripts. */
+  const character = fc.oneof(
+    fc.integer({ min: 0x20, max: 0x10ffff - 0x800 }).map((n) => (n >= 0xd800 ? n + 0x800 : n)),
+    fc.integer({ min: 0x41, max: 0x24f }),
+    fc.integer({ min: 0x370, max: 0x52f }),
+    fc.constantFrom(0x130, 0x131, 0x3a3, 0x3c2, 0x1e9e, 0x212a, 0x20),
+  );
+  const drawn = fc.sample(
+    fc.tuple(
+      fc.array(character, { minLength: 1, maxLength: 20 }),
+      fc.option(fc.array(character, { minLength: 1, maxLength: 12 }), { nil: null }),
+    ),
+    { numRuns: 120, seed: 2024 },
+  );
+  const texts: Array<[string, string | null]> = [
+    ...FIXED,
+    ...drawn.map(([description, merchant]): [string, string | null] => [
+      `x${String.fromCodePoint(...description)}`,
+      merchant && String.fromCodePoint(...merchant),
+    ]),
+  ];
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let headers: { authorization: string };
+
+  beforeAll(async () => {
+    const dir = makeTempDir('texts');
+    await writeCsvFixture(dir, {
+      users: [{ id: user, name: 'T', email: 't@example.com', created_at: '2024-01-01 00:00:00' }],
+      links: [
+        {
+          id: 'bank',
+          user_id: user,
+          type: 'institution',
+          name: 'Bank',
+          status: 'active',
+          created_at: '2024-01-01 00:00:00',
+        },
+      ],
+      accounts: [{ id: 'chk', user_id: user, link_id: 'bank', name: 'chk', type: 'depository' }],
+      transactions: texts.map(
+        ([description, merchant], i): FixtureRow => ({
+          id: `t${String(i).padStart(3, '0')}`,
+          user_id: user,
+          account_id: 'chk',
+          transacted_at: '2026-01-02',
+          amount: '1.00',
+          direction: 'DEBIT',
+          description,
+          merchant_name: merchant,
+          category: 'General Merchandise',
+        }),
+      ),
+    });
+    const databasePath = await buildStoreFromCsv(dir);
+    headers = { authorization: `Bearer ${await mintTestToken(databasePath, user)}` };
+    app = await buildApp({
+      store: await openStore(databasePath),
+      clock: createClock('2026-03-15'),
+    });
+  });
+  afterAll(() => app.close());
+
+  async function search(q: string): Promise<string[]> {
+    const response = await app.inject({
+      url: `/v2/users/transactions?q=${encodeURIComponent(q)}`,
+      headers,
+    });
+    expect(response.statusCode, `${JSON.stringify(q)}: ${response.body}`).toBe(200);
+    return ids(response.json());
+  }
+
+  it.each([
+    ['ΠΑΡΑΔΕΙΣΟΣ', 't000'],
+    ['παραδεισοσ', 't000'],
+    ['Ο ΠΑΡΑΔΕΙΣΟΣ ΑΘΗΝΑ', 't000'],
+    ['İSTANBUL', 't001'],
+    ['istanbul kebap evi', 't001'],
+    ['İstanbul KEBAP EVİ', 't001'],
+    ['пушкин', 't002'],
+    ['GROẞE', 't003'],
+    ['BÄCKEREI', 't003'],
+    ['kelvin', 't004'],
+  ])('q=%s finds %s', async (q, id) => {
+    expect(await search(q)).toEqual([id]);
+  });
+
+  it('an exact copy of any part of a stored description or merchant name finds it', async () => {
+    // The texts as stored and listed; a part of each, drawn by code point.
+    const listed = (await app.inject({ url: '/v2/users/transactions', headers })).json()
+      .transactions as Array<{ id: string; description: string; merchant_name: string | null }>;
+    expect(listed).toHaveLength(texts.length);
+    const picks = fc.sample(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.boolean()), {
+      numRuns: listed.length,
+      seed: 24,
+    });
+    const misses: unknown[] = [];
+    for (const [k, transaction] of listed.entries()) {
+      const [a, b, c, fromMerchant] = picks[k] as [number, number, number, boolean];
+      const stored = [...((fromMerchant && transaction.merchant_name) || transaction.description)];
+      const start = a % stored.length;
+      const q = stored.slice(start, start + 1 + ((b + c) % (stored.length - start))).join('');
+      if (!(await search(q)).includes(transaction.id)) misses.push({ id: transaction.id, q });
+    }
+    expect(misses).toEqual([]);
   });
 });

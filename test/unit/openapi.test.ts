@@ -82,8 +82,13 @@ describe('the document', () => {
       HTTPBearer: { type: 'http', scheme: 'bearer' },
     });
     expect(document.security).toEqual([{ HTTPBearer: [] }]);
-    const publicPaths = operations.filter((o) => o.operation.security?.length === 0);
-    expect(publicPaths.map((o) => o.path).sort()).toEqual(['/healthz', '/readyz']);
+    const publicOperations = operations.filter((o) => o.operation.security?.length === 0);
+    expect(publicOperations.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual([
+      'GET /healthz',
+      'GET /readyz',
+      'HEAD /healthz',
+      'HEAD /readyz',
+    ]);
   });
 
   it('lists every endpoint of the service', () => {
@@ -102,8 +107,17 @@ describe('the document', () => {
       'GET /v2/users/spending',
       'GET /v2/users/transactions',
       'GET /v2/users/transactions/{id}',
+      // Load balancers probe with HEAD: the same statuses and headers, no body.
+      'HEAD /healthz',
+      'HEAD /readyz',
     ]);
     expect(new Set(operations.map((o) => o.operation.operationId)).size).toBe(operations.length);
+    for (const { method, operation } of operations.filter((o) => o.method === 'head')) {
+      expect(operation.operationId).toMatch(/^head[A-Z]/);
+      for (const response of Object.values(operation.responses)) {
+        expect(response.content, method).toBeUndefined();
+      }
+    }
   });
 
   it('documents 401, 429 and 503 on every protected operation, 422 wherever there is a query', () => {
@@ -120,7 +134,9 @@ describe('the document', () => {
   });
 
   it('has a realistic example for every 200 and every error status', () => {
-    for (const { path, operation } of operations) {
+    for (const { path, method, operation } of operations) {
+      // HEAD answers have no body.
+      if (method === 'head') continue;
       for (const [status, response] of Object.entries(operation.responses)) {
         // 304 Not Modified has no body.
         if (status === '304') continue;
@@ -292,8 +308,16 @@ describe('the document', () => {
         schema: { type: 'string', format: 'date' },
       });
     }
-    for (const name of ['link_id', 'account_ids', 'categories']) {
-      expect(byName[name]).toMatchObject({ required: false, schema: { type: 'string' } });
+    expect(byName.link_id).toMatchObject({ required: false, schema: { type: 'string' } });
+    // Repeatable (form style, exploded: `categories=Travel&categories=Medical`), each value
+    // possibly a comma-separated list: a validating proxy passes both spellings.
+    for (const name of ['account_ids', 'categories']) {
+      expect(byName[name]).toMatchObject({
+        required: false,
+        schema: { type: 'array', items: { type: 'string' } },
+      });
+      expect(byName[name]?.style ?? 'form').toBe('form');
+      expect(byName[name]?.explode ?? true).toBe(true);
     }
     expect(byName.min_total_amount).toMatchObject({
       required: false,

@@ -45,7 +45,11 @@ describe('query fields document themselves', () => {
         description: 'Breakdown',
       },
       start_date: { type: 'string', format: 'date', description: 'First day' },
-      account_ids: { type: 'string', description: 'Account ids, comma-separated' },
+      account_ids: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Account ids, comma-separated',
+      },
       link_id: { type: 'string', description: 'Link' },
       min_total_amount: {
         anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_PATTERN }],

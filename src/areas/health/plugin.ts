@@ -18,7 +18,8 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/healthz',
     {
-      config: { public: true },
+      // HEAD is served (exposeHeadRoute) and documented (swagger.exposeHeadRoute).
+      config: { public: true, swagger: { exposeHeadRoute: true } },
       exposeHeadRoute: true,
       schema: {
         operationId: 'getLiveness',
@@ -33,7 +34,7 @@ export const healthPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/readyz',
     {
-      config: { public: true },
+      config: { public: true, swagger: { exposeHeadRoute: true } },
       exposeHeadRoute: true,
       schema: {
         operationId: 'getReadiness',

@@ -22,12 +22,12 @@ export const PayrollIncome = z
     employer: z.string().meta({ description: 'Employer named on the pay statements.' }),
     pay_frequency: z.enum(PAY_FREQUENCIES).meta({
       description:
-        'Inferred from the distinct pay dates in the window: at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band; ' +
-        'biweekly when every date stays within 2 days of a 14-day grid, else semimonthly. Otherwise irregular.',
+        'Inferred from the distinct pay dates in the window (README, "Pay frequency"): at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band or twice it (a skipped date); ' +
+        'biweekly when the dates fit a 14-day grid at least as closely as two days of the month, else semimonthly. Otherwise irregular.',
     }),
     last_pay_date: isoDate('Latest pay date in the window.'),
     next_expected_pay_date: isoDate(
-      'The last pay date plus one cadence (semimonthly: a month after the second-latest); null when irregular. May lie in the past when pay stopped.',
+      'The next day of the schedule the pay dates fit best, after the last pay date (a day of the month falling on a weekend: the Friday before); null when irregular. May lie in the past when pay stopped.',
     ).nullable(),
     gross_total: moneySchema('Gross pay over the window’s statements.'),
     net_total: moneySchema('Net pay over the window’s statements.'),

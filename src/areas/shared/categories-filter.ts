@@ -9,7 +9,7 @@ const VALID_CATEGORIES = CATEGORIES.join(', ');
 
 /** The query parameter: comma-separated or repeated names, documented with the valid ones. */
 export const categoriesParameter = qList({
-  description: `Comma-separated category names (case-insensitive); repeatable; empty means no filter. Valid names (GET /v1/categories): ${VALID_CATEGORIES}`,
+  description: `Category names (case-insensitive), comma-separated (\`categories=Travel,Medical\`), repeated (\`categories=Travel&categories=Medical\`) or both; blanks trimmed, empty items ignored; no item at all (\`categories=\`) means no filter; an unknown name answers 422. Valid names (GET /v1/categories): ${VALID_CATEGORIES}`,
 });
 
 /**

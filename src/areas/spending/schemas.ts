@@ -218,7 +218,8 @@ export const SpendingQueryString = queryObject({
     description: 'Last day (inclusive); omitted or future: today',
   }),
   account_ids: qList({
-    description: 'Comma-separated account ids; repeatable; empty means no filter',
+    description:
+      'Account ids, comma-separated (`account_ids=a1,a2`), repeated (`account_ids=a1&account_ids=a2`) or both; blanks trimmed, empty items ignored; no item at all (`account_ids=`) means no filter. Ids that are not yours match nothing.',
   }),
   categories: categoriesParameter,
   min_total_amount: qDecimal({

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { foldCase } from '../../domain/case-fold.ts';
 import { Exact, exact, formatMoney } from '../../domain/money.ts';
 import { sendDetail } from '../../http/fastapi/detail.ts';
 import {
@@ -159,7 +160,7 @@ function transactionFilters(request: ListRequest): TransactionFilters {
     direction: query.direction ?? null,
     minAmount: centBound(query.min_amount, 'up'),
     maxAmount: centBound(query.max_amount, 'down'),
-    text: query.q ? query.q.toLowerCase() : null,
+    text: query.q ? foldCase(query.q) : null,
   };
 }
 

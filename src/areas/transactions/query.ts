@@ -14,7 +14,7 @@ export const TransactionListQuery = queryObject({
   }),
   account_ids: qList({
     description:
-      'Comma-separated account ids; repeatable; empty means no filter. Ids that are not yours match nothing.',
+      'Account ids, comma-separated (`account_ids=a1,a2`), repeated (`account_ids=a1&account_ids=a2`) or both; blanks trimmed, empty items ignored; no item at all (`account_ids=`) means no filter. Ids that are not yours match nothing.',
   }),
   link_id: qStr({
     optional: true,
@@ -33,7 +33,7 @@ export const TransactionListQuery = queryObject({
   q: qStr({
     optional: true,
     description:
-      'Text the description or the merchant name contains, case-insensitively (taken literally); empty means no filter.',
+      'Text the description or the merchant name contains, taken literally, case-insensitively (both lower-cased character by character, as DuckDB’s lower() does); empty means no filter.',
   }),
   ...paginationQuery,
 });

@@ -77,8 +77,9 @@ export class PostgresPort implements ReadPort {
     private readonly tokens: FollowedTokens | undefined,
     private readonly ownsPool: boolean,
     spendingQueries: SpendingQueries,
+    transactionQueries: TransactionQueries,
   ) {
-    this.transactionQueries = new TransactionQueries(pool, published.schema_name);
+    this.transactionQueries = transactionQueries;
     this.spendingQueries = spendingQueries;
   }
 
@@ -97,8 +98,18 @@ export class PostgresPort implements ReadPort {
       const problem = storeFormatProblem(published, PLATFORM_RULES_FINGERPRINT);
       if (problem)
         throw new StoreFormatError(`the cluster's generation ${published.generation}`, problem);
-      const spending = await SpendingQueries.of(pool, published.schema_name);
-      return new PostgresPort(pool, published, tokens, typeof target === 'string', spending);
+      const [spending, transactions] = await Promise.all([
+        SpendingQueries.of(pool, published.schema_name),
+        TransactionQueries.of(pool, published.schema_name),
+      ]);
+      return new PostgresPort(
+        pool,
+        published,
+        tokens,
+        typeof target === 'string',
+        spending,
+        transactions,
+      );
     } catch (error) {
       if (typeof target === 'string') await pool.close();
       throw error;

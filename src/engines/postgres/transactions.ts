@@ -1,3 +1,4 @@
+import { foldedColumn } from '../../contract/derived.ts';
 import {
   type DailyTotalRecord,
   LIST_CHUNK_ROWS,
@@ -10,14 +11,20 @@ import type { PgPool, SqlParam } from './pool.ts';
 
 /**
  * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
- * $6 categories, $7 direction ('' none), $8/$9 amount bounds (NULL: open), $10 lower-cased
- * text ('' none). Each statement is planned for its values, so the unused conditions fold
- * away and the rest run on the user's shard. The account's link is the one build-db copied
- * onto the transaction (NULL when the account is not the user's, as the DuckDB subquery).
- * A NULL merchant name makes its strpos NULL, which a WHERE treats as false (a coalesce would
+ * $6 categories, $7 direction ('' none), $8/$9 amount bounds (NULL: open), $10 the text folded
+ * by foldCase ('' none). Each statement is planned for its values, so the unused conditions
+ * fold away and the rest run on the user's shard. The account's link is the one build-db
+ * copied onto the transaction (NULL when the account is not the user's, as the DuckDB
+ * subquery). The text is matched against the columns the loader folded with DuckDB's lower(),
+ * the very folding of the query (PostgreSQL's lower() is another Unicode version's, or ASCII
+ * only under the "C" collation). A
+ * NULL merchant name makes its strpos NULL, which a WHERE treats as false (a coalesce would
  * keep the condition off the shard).
  */
-const MATCHING = `
+const matching = () => {
+  const description = `t.${foldedColumn('description')}`;
+  const merchantName = `t.${foldedColumn('merchant_name')}`;
+  return `
   t.user_id = $1
   AND ($2::date IS NULL OR t.transacted_at >= $2::date)
   AND ($3::date IS NULL OR t.transacted_at <= $3::date)
@@ -27,8 +34,9 @@ const MATCHING = `
   AND ($7::text = '' OR t.direction = $7::text)
   AND ($8::numeric IS NULL OR t.amount >= $8::numeric)
   AND ($9::numeric IS NULL OR t.amount <= $9::numeric)
-  AND ($10::text = '' OR strpos(lower(t.description), $10::text) > 0
-       OR strpos(lower(t.merchant_name), $10::text) > 0)`;
+  AND ($10::text = '' OR strpos(${description}, $10::text) > 0
+       OR strpos(${merchantName}, $10::text) > 0)`;
+};
 
 const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
   t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
@@ -42,11 +50,11 @@ export class TransactionQueries {
   private readonly dailyTotals: string;
   private readonly count: string;
 
-  constructor(
+  private constructor(
     private readonly db: PgPool,
     s: string,
   ) {
-    const where = MATCHING;
+    const where = matching();
     this.page = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
       ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11 OFFSET $12`;
     // The unpaginated list, a chunk at a time: $11 chunk size, $12/$13 the last row read.
@@ -65,6 +73,11 @@ export class TransactionQueries {
       WHERE ${where} AND t.transacted_at BETWEEN $11::date AND $12::date
       GROUP BY t.user_id, t.transacted_at`;
     this.count = `SELECT count(*) AS count FROM ${s}.transactions t WHERE ${where} GROUP BY t.user_id`;
+  }
+
+  /** The statements of schema `s`. */
+  static of(db: PgPool, s: string): TransactionQueries {
+    return new TransactionQueries(db, s);
   }
 
   async transactionCount(userId: string, filters: TransactionFilters): Promise<number> {

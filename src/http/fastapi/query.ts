@@ -177,11 +177,17 @@ export function qStr<P extends Presence<string> = Record<never, never>>(
  * dropped, every occurrence of a repeated parameter merged. Never fails; absent is `[]`.
  */
 export function qList(options: CommonOptions = {}) {
-  // Documented as the string it is on the wire; optional there, yet always `[]` or more here.
+  // Documented as OpenAPI's repeatable parameter (an array, `form` style exploded: `a=x&a=y`),
+  // each value a string that may hold a comma-separated list; optional there, yet always `[]`
+  // or more here.
   const doc = z
     .any()
     .optional()
-    .meta({ type: 'string', description: options.description ?? 'Comma-separated list' });
+    .meta({
+      type: 'array',
+      items: { type: 'string' },
+      description: options.description ?? 'Comma-separated list; repeatable',
+    });
   return z
     .preprocess((raw) => {
       const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];

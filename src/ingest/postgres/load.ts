@@ -18,6 +18,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import {
+  foldedColumn,
   SPENDING_DAILY_TABLE,
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
@@ -82,7 +83,9 @@ function exportSql(table: ShardedTable): string {
       return `SELECT ${contract('t')},
                 CASE WHEN a.user_id = t.user_id THEN a.type END AS account_type,
                 CASE WHEN a.user_id = t.user_id THEN a.link_id END AS account_link_id,
-                ${toPlatformSql('t')} AS to_platform
+                ${toPlatformSql('t')} AS to_platform,
+                lower(t.description) AS ${foldedColumn('description')},
+                lower(t.merchant_name) AS ${foldedColumn('merchant_name')}
               FROM transactions t LEFT JOIN accounts a ON a.id = t.account_id`;
     default:
       return `SELECT ${contract('x')} FROM ${table} x`;

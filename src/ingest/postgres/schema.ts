@@ -13,6 +13,7 @@
  */
 
 import {
+  foldedColumn,
   MONTHLY_MIN_DENSITY,
   SPENDING_DAILY_TABLE,
   SPENDING_MONTHLY_TABLE,
@@ -74,8 +75,11 @@ function postgresType(type: ColumnKind, collation: TextCollation): string {
 /**
  * Columns stored beyond the contract's: the user on tables that reach it through an account
  * (the partition key), and on transactions the account facts and the platform flag that
- * build-db derives (contract/derived.ts), so no query joins accounts or matches patterns.
+ * build-db derives (contract/derived.ts), so no query joins accounts or matches patterns, and the
+ * description and merchant name folded by DuckDB's lower() (the text filter's folding, as
+ * domain/case-fold.ts; transactions.ts).
  */
+
 const extraColumns = (table: ShardedTable, collation: TextCollation): PgColumn[] =>
   ({
     balances: [{ name: 'user_id', type: text(collation) }],
@@ -84,6 +88,8 @@ const extraColumns = (table: ShardedTable, collation: TextCollation): PgColumn[]
       { name: 'account_type', type: text(collation) },
       { name: 'account_link_id', type: text(collation) },
       { name: 'to_platform', type: 'boolean NOT NULL' },
+      { name: foldedColumn('description'), type: `${text(collation)} NOT NULL` },
+      { name: foldedColumn('merchant_name'), type: text(collation) },
     ],
   })[table as 'balances' | 'liabilities' | 'transactions'] ?? [];
 

@@ -4,6 +4,7 @@
  * one bucket (the user's) of each table, on one shard; a statement that aggregates does so on
  * the shard: one Foreign Scan whose remote SQL holds the GROUP BY.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpendingQuery } from '../../../src/domain/spending/model.ts';
 import { PostgresPort } from '../../../src/engines/postgres/port.ts';
@@ -123,5 +124,54 @@ describe('every statement of a request runs on the user’s shard', () => {
     }
     expect(statements.length).toBeGreaterThan(0);
     for (const { sql, params } of statements) await expectOnUserShard(pool, sql, params);
+  });
+});
+
+/** The remote SQL of the page statement of a text search, as the coordinator plans it. */
+async function remoteSqlOfTextSearch(on: PostgresPort, recording: RecordingPool) {
+  const before = recording.statements.length;
+  const page = await on.transactions(
+    USER,
+    { ...NO_FILTERS, text: 'geico' },
+    { limit: 5, offset: 0 },
+  );
+  const [statement] = recording.statements
+    .slice(before)
+    .filter(({ sql }) => sql.includes(`${on.schema}.transactions`) && sql.includes('LIMIT'));
+  const [row] = await recording.query<{ 'QUERY PLAN': [{ Plan: unknown }] }>(
+    `EXPLAIN (VERBOSE, FORMAT JSON) ${statement?.sql}`,
+    statement?.params,
+  );
+  return { rows: page.rows, plan: JSON.stringify(row?.['QUERY PLAN']) };
+}
+
+describe('the text filter', () => {
+  it('runs on the shard, on the columns the loader folded as the query is folded', async () => {
+    const { rows, plan } = await remoteSqlOfTextSearch(port, pool);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(plan).toMatch(/Remote SQL[^}]*strpos\(description_folded, 'geico'::text\)/);
+  });
+
+  it('falls back to lower() on a generation loaded without the folded columns', async () => {
+    const databaseUrl = await createTestDatabase();
+    await loadStoreFile(databaseUrl, await buildDemoStore());
+    const older = new RecordingPool(databaseUrl);
+    try {
+      const current = await PostgresPort.open(older);
+      // The pool's sessions are read-only.
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(
+        `ALTER TABLE ${current.schema}.transactions DROP COLUMN description_folded, DROP COLUMN merchant_name_folded`,
+      );
+      await client.end();
+      const { rows, plan } = await remoteSqlOfTextSearch(await PostgresPort.open(older), older);
+      expect(rows.map((row) => row.id)).toEqual(
+        (await remoteSqlOfTextSearch(port, pool)).rows.map((row) => row.id),
+      );
+      expect(plan).toMatch(/Remote SQL[^}]*strpos\(lower\(description\), 'geico'::text\)/);
+    } finally {
+      await older.close();
+    }
   });
 });
