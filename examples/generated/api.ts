@@ -972,6 +972,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -1011,7 +1026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1022,6 +1037,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1179,7 +1209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1193,6 +1223,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1366,7 +1414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1380,6 +1428,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1556,7 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1570,6 +1636,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1745,7 +1829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1759,6 +1843,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1914,7 +2016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1928,6 +2030,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2085,7 +2205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2099,6 +2219,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2238,7 +2376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2252,6 +2390,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2391,7 +2547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2405,6 +2561,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2544,7 +2718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2558,6 +2732,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2717,7 +2909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2731,6 +2923,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2888,7 +3098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2902,6 +3112,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -3041,7 +3269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3055,6 +3283,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];

@@ -7,10 +7,11 @@
  * 1. Probes (`/healthz`, `/readyz`) are always let through: an orchestrator must see the truth,
  *    and one client's flood must not take the replica out of a load balancer for everyone.
  * 2. A malformed credential from an address past its failed-authentication budget: 429, no
- *    store lookup. A token that authenticated lately passes; another well-formed token is
- *    still looked up, so a new live token behind a shared address is served, but only
- *    `MAX_UNVERIFIED_LOOKUPS` such lookups per address run at once (429 `Retry-After: 1`
- *    beyond), so guessing from one address costs the store little.
+ *    store lookup; so is a token that already failed within the window. A token that
+ *    authenticated lately passes; another well-formed token is still looked up, so a new live
+ *    token behind a shared address is served, but only `MAX_UNVERIFIED_LOOKUPS` such lookups
+ *    per address run at once (429 `Retry-After: 1` beyond), so guessing from one address
+ *    costs the store little.
  * 3. The client's rate limit (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW, per token, per address
  *    without one): 429 with `Retry-After`.
  * 4. The client's concurrency (CLIENT_MAX_IN_FLIGHT requests running at once): 429 with
@@ -24,6 +25,8 @@
  * Refused requests are not logged one by one: a summary every LOG_SUMMARY_MS says how many
  * were refused, why and for which clients, and pressure is logged when it starts and ends.
  */
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import fp from 'fastify-plugin';
@@ -73,10 +76,16 @@ const PROBES = new Set(['/healthz', '/readyz']);
 /** Store lookups of unverified tokens from one address past its failure budget, at once. */
 export const MAX_UNVERIFIED_LOOKUPS = 2;
 
-/** Tokens that authenticated lately (hashes), remembered at most. */
-const VERIFIED_TOKENS = 10_000;
+/** Tokens that authenticated (or failed) lately, remembered at most, each. */
+const REMEMBERED_TOKENS = 10_000;
 
 const LOG_SUMMARY_MS = 10_000;
+
+const lastAnswer = Symbol('the last admitted answer on this connection');
+interface LastAnswer {
+  response: ServerResponse;
+  release: () => void;
+}
 const TOP_CLIENTS = 5;
 
 /**
@@ -179,14 +188,16 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
   const perClient = new FixedWindowLimiter(options.rateLimitMax, options.rateLimitWindowMs);
   const failures = new FixedWindowLimiter(options.authFailures, options.rateLimitWindowMs);
   const unverifiedLookups = new Map<string, number>();
-  // Insertion-ordered: the first entries are the least recently verified.
-  const verified = new Map<string, true>();
-  const remember = (tokenHash: string) => {
-    verified.delete(tokenHash);
-    verified.set(tokenHash, true);
-    if (verified.size > VERIFIED_TOKENS) {
-      const oldest = verified.keys().next().value;
-      if (oldest !== undefined) verified.delete(oldest);
+  // Token hashes that authenticated lately, and those that failed (with when), each
+  // insertion-ordered (the first entries are the oldest) and bounded.
+  const verified = new Map<string, number>();
+  const failed = new Map<string, number>();
+  const remember = (tokens: Map<string, number>, tokenHash: string, at = 0) => {
+    tokens.delete(tokenHash);
+    tokens.set(tokenHash, at);
+    if (tokens.size > REMEMBERED_TOKENS) {
+      const oldest = tokens.keys().next().value;
+      if (oldest !== undefined) tokens.delete(oldest);
     }
   };
   const capping = options.maxInFlightPerClient > 0;
@@ -218,6 +229,11 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
       if (!known && request.routeOptions.config.public !== true && failures.exhausted(address)) {
         const retry = failures.peek(address).resetSeconds;
         if (!presentsWellFormedToken(request)) {
+          return refuse(request, reply, 'auth_failures', client.label, 429, retry);
+        }
+        const failedAt = client.tokenHash === null ? undefined : failed.get(client.tokenHash);
+        if (failedAt !== undefined && Date.now() - failedAt < options.rateLimitWindowMs) {
+          // This very token failed lately: no second lookup while the address is guessing.
           return refuse(request, reply, 'auth_failures', client.label, 429, retry);
         }
         const running = unverifiedLookups.get(address) ?? 0;
@@ -257,11 +273,26 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
       reply.header('ratelimit-remaining', String(state.remaining));
       reply.header('ratelimit-reset', String(state.resetSeconds));
     }
-    if (accounting) reply.raw.once('close', clients.start(client.key));
+    if (accounting) {
+      const release = clients.start(client.key);
+      reply.raw.once('close', release);
+      // A keep-alive client sends its next request once it has read the answer, which may be
+      // before this process sees the answer's 'close' (a busy loop runs that callback late):
+      // a new request on the connection releases the last one if its answer has ended.
+      const socket = request.raw.socket as (Socket & { [lastAnswer]?: LastAnswer }) | null;
+      if (socket) {
+        const last = socket[lastAnswer];
+        if (last?.response.writableEnded) last.release();
+        socket[lastAnswer] = { response: reply.raw, release };
+      }
+    }
     if (limiting && client.tokenHash !== null) {
       const tokenHash = client.tokenHash;
       reply.raw.once('finish', () => {
-        if (request.userId) remember(tokenHash);
+        if (request.userId) remember(verified, tokenHash);
+        else if (reply.statusCode === 401 || reply.statusCode === 429) {
+          remember(failed, tokenHash, Date.now());
+        }
       });
     }
     done();
