@@ -5,12 +5,12 @@
  * atomically (engines/postgres/publish.ts). The input's access_tokens join the coordinator's
  * token table; tokens minted before are kept.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadGeneration } from '../engines/postgres/publish.ts';
 import { loadTokens } from '../tokens/store.ts';
 import { type BuildResult, buildStore } from './build.ts';
+import { scratchFolder } from './publish.ts';
 
 export interface PostgresBuildOptions {
   sourceDir: string;
@@ -23,7 +23,8 @@ export interface PostgresBuildOptions {
 export const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//i.test(value);
 
 export async function buildPostgresStore(options: PostgresBuildOptions): Promise<BuildResult> {
-  const scratch = await mkdtemp(join(tmpdir(), 'finance-build-'));
+  // Named after this process: a later load removes the folder of a killed one.
+  const scratch = await scratchFolder('finance-build-');
   try {
     const duckdbPath = join(scratch, 'finance.duckdb');
     const tokensPath = join(scratch, 'finance.tokens.duckdb');

@@ -11,6 +11,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
+  removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
 } from '../build/publish.ts';
@@ -128,6 +129,8 @@ async function changeTokens<T>(
 ): Promise<T> {
   const target = resolve(tokensPath);
   return withWriteLock(target, async () => {
+    // Under the lock no other writer of this store runs: a temp copy left here is a killed one's.
+    await removeStaleTemps(target);
     const copy = tempPathNextTo(target, 'tokens');
     try {
       const created = await copyFile(target, copy).then(
