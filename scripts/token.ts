@@ -14,7 +14,8 @@ import { hashToken } from '../src/tokens/token.ts';
 const HELP = `
 Usage:
   npm run token -- --user ID [--name NAME] [--expires YYYY-MM-DD|ISO] [--database FILE] [--tokens FILE]
-  npm run token -- --revoke ID_OR_TOKEN [--database FILE] [--tokens FILE]
+  npm run token -- --revoke ID [--database FILE] [--tokens FILE]
+  npm run token -- --revoke - [--database FILE] [--tokens FILE]  < file-holding-the-token
   npm run token -- --list --user ID [--database FILE] [--tokens FILE]
   (any of them with --database postgres://... for a cluster)
 
@@ -27,8 +28,11 @@ Options:
   --name NAME          a label for the token (e.g. "laptop")
   --expires DATE       expiry: YYYY-MM-DD (valid through that day, UTC) or an ISO 8601
                        timestamp (UTC unless it carries an offset); default: never
-  --revoke ID|TOKEN    revoke a token: the whole token, or at least ${MIN_REVOKE_PREFIX} hex
-                       characters of its id matching exactly one token
+  --revoke ID          revoke a token by its id: at least ${MIN_REVOKE_PREFIX} hex characters of
+                       it matching exactly one token (--list shows ids)
+  --revoke -           revoke the token read from standard input (the whole token,
+                       or an id): a token on the command line stays in your shell's
+                       history and in npm's debug log, so it is taken this way
   --list               list the user's tokens (id, name, created, expires, revoked)
   --database FILE|URL  the analytics store, where the user must exist: a DuckDB file,
                        or a cluster's postgres:// URL, whose coordinator holds the
@@ -45,6 +49,27 @@ Exit codes: 0 done, 1 refused or failed (unknown user, no match), 2 wrong usage.
 `;
 
 const DAY_MS = 86_400_000;
+
+/** A whole token (`pat_...`), not an id: it must not be echoed back. */
+function looksLikeWholeToken(value: string): boolean {
+  return /^pat_/i.test(value);
+}
+
+/** The one token (or id) on standard input, for `--revoke -`. */
+async function readStandardInput(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('token (then Enter and Ctrl-D): ');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  const values = text.split(/\s+/).filter(Boolean);
+  if (values.length !== 1) {
+    throw new UsageError(
+      values.length === 0
+        ? '--revoke -: no token on standard input'
+        : `--revoke -: expected one token on standard input, got ${values.length} values`,
+    );
+  }
+  return values[0] as string;
+}
 
 /** A date means "valid through that day": the token expires at the next UTC midnight. */
 function parseExpiry(value: string): Date {
@@ -96,6 +121,14 @@ await runCli('token', async () => {
   }
   const tokensPath = args.tokens ?? tokensPathFromEnv(databasePath);
   if (args.revoke !== undefined) {
+    const idOrToken = args.revoke === '-' ? await readStandardInput() : args.revoke;
+    if (args.revoke !== '-' && looksLikeWholeToken(idOrToken)) {
+      process.stderr.write(
+        "warning: a token on the command line is kept in shell history and in npm's debug log; " +
+          'it is revoked now, so those copies are harmless. Next time pass its id, or - and the ' +
+          'token on standard input.\n',
+      );
+    }
     if (
       args.list ||
       args.user !== undefined ||
@@ -104,9 +137,18 @@ await runCli('token', async () => {
     ) {
       throw new UsageError('--revoke takes no --list, --user, --name or --expires');
     }
-    const result = cluster
-      ? await revokeClusterToken({ databaseUrl: cluster, idOrToken: args.revoke })
-      : await revokeToken({ tokensPath, idOrToken: args.revoke, databasePath });
+    const result = await (cluster
+      ? revokeClusterToken({ databaseUrl: cluster, idOrToken })
+      : revokeToken({ tokensPath, idOrToken, databasePath })
+    ).catch((error: unknown) => {
+      // A message naming what was asked for names the token's id, never the token.
+      if (error instanceof Error && looksLikeWholeToken(idOrToken)) {
+        error.message = error.message
+          .replaceAll(`'${idOrToken}'`, `the given token (id ${tokenId(hashToken(idOrToken))})`)
+          .replaceAll(idOrToken, `the given token (id ${tokenId(hashToken(idOrToken))})`);
+      }
+      throw error;
+    });
     process.stderr.write(
       result.alreadyRevoked
         ? `token ${result.id} of user ${result.userId} was already revoked\n`

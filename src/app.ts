@@ -12,15 +12,16 @@ import { transactionsPlugin } from './areas/transactions/plugin.ts';
 import { userPlugin } from './areas/user/plugin.ts';
 import { type Clock, createClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
+import { AccessLogController, admissionPlugin } from './http/admission.ts';
 import { authPlugin } from './http/auth.ts';
 import { compressionPlugin } from './http/compression.ts';
 import { docsPlugin } from './http/docs.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { validatorCompiler } from './http/fastapi/index.ts';
 import { rawQueryPlugin } from './http/fastapi/raw-query.ts';
-import { loadSheddingPlugin } from './http/load-shedding.ts';
+import { keepAlivePlugin } from './http/keep-alive.ts';
+import { heapThreshold, rssThreshold } from './http/load-shedding.ts';
 import type { Metrics } from './http/metrics.ts';
-import { rateLimitPlugin } from './http/rate-limit.ts';
 import { responseCacheOptions } from './http/response-cache.ts';
 import { revalidationPlugin } from './http/revalidation.ts';
 import { securityPlugin } from './http/security.ts';
@@ -51,47 +52,12 @@ declare module 'fastify' {
   }
 }
 
-/**
- * One character as a URL may spell it: itself, or percent-encoded in either hex case (also
- * encoded again, `%2570`, for a reader who decodes twice). `hexCodes` are its codes in
- * upper and lower case, as a regex alternative.
- */
-const spelled = (literal: string, hexCodes: string) => `(?:${literal}|%(?:25)*(?:${hexCodes}))`;
-
-/**
- * Anything a URL decoder turns into `pat_` followed by token characters, in any letter case:
- * `pat_`, `PAT_`, `pat%5F`, `%70at_`, `%50%41%54%5f...`, a token body with encoded characters.
- * (`+` decodes to a space, never to a token character, so it ends a match.)
- */
-const PAT_IN_TEXT = new RegExp(
-  spelled('p', '[57]0') +
-    spelled('a', '[46]1') +
-    spelled('t', '[57]4') +
-    spelled('_', '5f') +
-    `${spelled('[0-9a-z]', '3[0-9]|[46][1-9a-f]|[57][0-9a]')}+`,
-  'gi',
-);
-
-/** Pino options that never let a token reach the logs, from a header or from a query string. */
-export function loggerOptions(level: string) {
-  return {
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({
-        method: req.method,
-        url: req.url.replace(PAT_IN_TEXT, 'pat_[redacted]'),
-        remoteAddress: req.ip,
-      }),
-    },
-  };
-}
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const config = options.config ?? loadConfig({ RATE_LIMIT_MAX: '0' });
+  const config = options.config ?? loadConfig({ RATE_LIMIT_MAX: '0', CLIENT_MAX_IN_FLIGHT: '0' });
   const app = Fastify({
     ...serverOptions(config, options.https),
     logger: options.logger ?? false,
+    logController: new AccessLogController(),
   }).withTypeProvider<ZodTypeProvider>();
   if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
 
@@ -104,18 +70,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(keepAlivePlugin, { maxRequestsPerSocket: config.MAX_REQUESTS_PER_SOCKET });
   await app.register(compressionPlugin);
   await app.register(securityPlugin, {
     maxUrlLength: config.MAX_URL_LENGTH,
     hstsMaxAge: config.HSTS_MAX_AGE,
   });
   if (options.metrics) await app.register(options.metrics.plugin);
-  if (options.config) await app.register(loadSheddingPlugin, sheddingOptions(options.config));
-  await app.register(rateLimitPlugin, {
-    max: config.RATE_LIMIT_MAX,
-    windowMs: config.RATE_LIMIT_WINDOW,
-    authFailures: config.RATE_LIMIT_AUTH_FAILURES,
-  });
+  await app.register(admissionPlugin, admissionOptions(config, options));
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
   await app.register(revalidationPlugin);
@@ -133,13 +95,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-function sheddingOptions(config: Config) {
+/** Rate limits always (RATE_LIMIT_MAX=0 turns them off); shedding only with settings given. */
+function admissionOptions(config: Config, options: AppOptions) {
+  const shedding = options.config !== undefined;
   return {
-    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
-    maxEventLoopUtilization: config.SHED_MAX_EVENT_LOOP_UTILIZATION,
-    maxHeapUsedBytes: config.SHED_MAX_HEAP_BYTES,
-    maxRssBytes: config.SHED_MAX_RSS_BYTES,
+    rateLimitMax: config.RATE_LIMIT_MAX,
+    rateLimitWindowMs: config.RATE_LIMIT_WINDOW,
+    authFailures: config.RATE_LIMIT_AUTH_FAILURES,
+    maxInFlightPerClient: config.CLIENT_MAX_IN_FLIGHT,
+    pressure: {
+      maxEventLoopDelayMs: shedding ? config.SHED_MAX_EVENT_LOOP_DELAY_MS : 0,
+      maxEventLoopUtilization: shedding ? config.SHED_MAX_EVENT_LOOP_UTILIZATION : 0,
+      maxHeapUsedBytes: shedding ? heapThreshold(config.SHED_MAX_HEAP_BYTES) : 0,
+      maxRssBytes: shedding ? rssThreshold(config.SHED_MAX_RSS_BYTES) : 0,
+    },
     sampleIntervalMs: config.SHED_SAMPLE_INTERVAL_MS,
     retryAfterSeconds: config.SHED_RETRY_AFTER_S,
+    ...(options.metrics ? { onRefusal: options.metrics.observeRefusal } : {}),
   };
 }

@@ -39,6 +39,13 @@ const fraction = (fallback: number) =>
     .transform(Number)
     .default(fallback);
 
+/** A memory bound in bytes, 0 (off) or `auto` (resolved at start-up, src/http/load-shedding.ts). */
+const memoryThreshold = z
+  .string()
+  .regex(/^(auto|\d+)$/i, 'must be a number of bytes, 0 (off) or auto')
+  .default('auto')
+  .transform((value): number | 'auto' => (/^auto$/i.test(value) ? 'auto' : Number(value)));
+
 const bool = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], 'must be true or false')
@@ -174,11 +181,19 @@ const envSchema = z
     MAX_URL_LENGTH: wholeNumber(64, 4096),
     MAX_PARAM_LENGTH: wholeNumber(16, 200),
 
-    /** Load shedding (503 + Retry-After) past any of these; 0 turns a check off. */
-    SHED_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 1000),
-    SHED_MAX_EVENT_LOOP_UTILIZATION: fraction(0.98),
-    SHED_MAX_HEAP_BYTES: wholeNumber(0, 0),
-    SHED_MAX_RSS_BYTES: wholeNumber(0, 0),
+    /** Requests of one client (token, or address without one) running at once; 0: no bound. */
+    CLIENT_MAX_IN_FLIGHT: wholeNumber(0, 16),
+    /**
+     * Pressure: past any of these the heaviest clients are shed (503 + Retry-After; see
+     * src/http/admission.ts); 0 turns a check off. Event-loop utilisation alone is no
+     * pressure (a busy loop may answer fast), so its check is off unless set.
+     */
+    SHED_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 200),
+    SHED_MAX_EVENT_LOOP_UTILIZATION: fraction(0),
+    /** Bytes, 0 (off) or auto: 90% of V8's heap limit. */
+    SHED_MAX_HEAP_BYTES: memoryThreshold,
+    /** Bytes, 0 (off) or auto: 85% of the container's memory limit (off without one). */
+    SHED_MAX_RSS_BYTES: memoryThreshold,
     SHED_SAMPLE_INTERVAL_MS: positiveInt(1000),
     SHED_RETRY_AFTER_S: positiveInt(10),
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, loggerOptions } from './app.ts';
+import { buildApp } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
 import { FollowedTokens } from './engines/duckdb/followed-tokens.ts';
@@ -13,6 +13,7 @@ import { watchStoreFile } from './engines/duckdb/watch.ts';
 import { PgPool } from './engines/postgres/pool.ts';
 import { PostgresPort } from './engines/postgres/port.ts';
 import { watchGeneration } from './engines/postgres/watch.ts';
+import { loggerOptions } from './http/log-redaction.ts';
 import { Metrics, startMetricsServer } from './http/metrics.ts';
 import type { TlsFiles } from './http/server-options.ts';
 import type { ReadPort } from './port/read-port.ts';

@@ -980,6 +980,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     headLiveness: {
@@ -1049,7 +1064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1060,6 +1075,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1256,7 +1286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1270,6 +1300,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1443,7 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1457,6 +1505,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1633,7 +1699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1647,6 +1713,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1822,7 +1906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1836,6 +1920,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -1991,7 +2093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2005,6 +2107,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2162,7 +2282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2176,6 +2296,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2315,7 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2329,6 +2467,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2468,7 +2624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2482,6 +2638,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2621,7 +2795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2635,6 +2809,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2794,7 +2986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2808,6 +3000,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -2965,7 +3175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2979,6 +3189,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -3118,7 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3132,6 +3360,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];

@@ -8,6 +8,9 @@ import { StoreUnavailableError } from '../port/read-port.ts';
 /** When to try again after the store (or the shard holding the user) could not answer. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
+/** When to try again after a request that arrived while the server was shutting down. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
 import { sendDetail } from './fastapi/detail.ts';
 import { isRequestValidationError } from './fastapi/index.ts';
 import { FaultLog } from './fault-log.ts';
@@ -45,7 +48,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? 408
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? 431
+        ? overflowInRequestLine(error)
+          ? 414
+          : 431
         : 400;
   const phrase = STATUS_CODES[statusCode] ?? 'Error';
   const body = JSON.stringify({ detail: phrase });
@@ -61,6 +66,23 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.write(`HTTP/1.1 ${statusCode} ${phrase}\r\n${lines.join('')}\r\n${body}`);
   }
   socket.destroy();
+}
+
+/** What llhttp reports with a parse error: the bytes it was given and how far it got. */
+type ParseError = Error & { rawPacket?: Buffer; bytesParsed?: number };
+
+/**
+ * Whether a header overflow happened in the request line (a URL longer than the whole header
+ * budget, MAX_HEADER_SIZE): the bytes parsed start with a method and hold no line end yet.
+ * When the overflow falls in the middle of a packet that does not start the request (a huge
+ * request trickling in), the line cannot be told apart from a header line: 431 then.
+ */
+function overflowInRequestLine(error: ParseError): boolean {
+  const raw = error.rawPacket;
+  if (!raw) return false;
+  const parsed = raw.subarray(0, Math.min(raw.length, error.bytesParsed ?? raw.length));
+  const start = parsed.subarray(0, 24).toString('latin1');
+  return /^[A-Z]+ \S/.test(start) && !parsed.includes('\n');
 }
 
 /**
@@ -80,7 +102,19 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (!closing) return;
     applySecurityHeaders(reply);
     reply.header('connection', 'close');
+    // Another replica (or this one, restarted) will answer: try again shortly.
+    reply.header('retry-after', String(SHUTDOWN_RETRY_AFTER_SECONDS));
     return sendDetail(reply, 503);
+  });
+
+  // This server speaks HTTP/1.x. Node's parser reads any `HTTP/d.d` request line; a major
+  // version other than 1 (`HTTP/2.0` in a request line is no HTTP/2: that starts with a
+  // preface) answers 505, then the connection closes.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersionMajor === 1) return;
+    applySecurityHeaders(reply);
+    reply.header('connection', 'close');
+    return sendDetail(reply, 505);
   });
 
   // HTTP/1.1 requires Host (RFC 9112, section 3.2: 400 without it), before routing and
@@ -122,9 +156,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (!methodsByPath.has(path) && path !== '/') {
       const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
       if (methodsByPath.has(other)) {
-        // HTTP/1.0 may come without Host: then the location is the path alone.
-        const origin = request.host ? `${request.protocol}://${request.host}` : '';
-        return reply.code(307).header('location', `${origin}${other}${query}`).send();
+        // A relative reference (RFC 9110, 10.2.2): the client's Host is never reflected, so
+        // a forged Host cannot point a redirect elsewhere.
+        return reply.code(307).header('location', `${other}${query}`).send();
       }
     }
     const methods = methodsByPath.get(path);

@@ -1,39 +1,233 @@
-import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import { sendDetail } from './fastapi/detail.ts';
+/**
+ * Load shedding that sheds the clients causing the load, not everyone.
+ *
+ * PressureMonitor samples what hurts every client at once: the event loop's delay (every
+ * request waits that long before any of its code runs), the V8 heap (past its limit the
+ * process dies) and the resident set (past the container's limit the kernel kills it). A loop
+ * that is merely busy, answering quickly, is not pressure: event-loop utilisation alone sheds
+ * a server that is busy but fast, so it only counts when SHED_MAX_EVENT_LOOP_UTILIZATION is
+ * set.
+ *
+ * ClientLoad keeps, per client (token or address, rate-limit.ts), the requests in flight and
+ * the requests of the last sample windows. Under pressure only a heavy client is shed: one with
+ * a request already running, or one that sent more than its fair share (the mean per active
+ * client) in the last window. A client asking now and then is still served while a flood
+ * from elsewhere is shed.
+ */
+import { readFileSync } from 'node:fs';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 
-export interface LoadSheddingOptions {
+export interface PressureThresholds {
   /** Mean event-loop delay (ms) over a sample; 0 turns the check off. */
   maxEventLoopDelayMs: number;
-  /** Event-loop utilisation (0-1) over a sample; 0 turns the check off. */
+  /** Event-loop utilisation (0-1) over a sample; 0 (the default) turns the check off. */
   maxEventLoopUtilization: number;
   maxHeapUsedBytes: number;
   maxRssBytes: number;
-  sampleIntervalMs: number;
-  retryAfterSeconds: number;
+}
+
+export interface PressureSample {
+  eventLoopDelayMs: number;
+  eventLoopUtilization: number;
+  heapUsedBytes: number;
+  rssBytes: number;
+  /** The thresholds crossed, e.g. `['eventLoopDelay']`; empty: no pressure. */
+  crossed: string[];
+}
+
+const RESOLUTION_MS = 10;
+
+/** Samples the process when `measure` is called; `underPressure` is the last sample's verdict. */
+export class PressureMonitor {
+  private readonly histogram: IntervalHistogram;
+  private elu = performance.eventLoopUtilization();
+  private running = false;
+  private sampledAt = performance.now();
+  private sample: PressureSample = {
+    eventLoopDelayMs: 0,
+    eventLoopUtilization: 0,
+    heapUsedBytes: 0,
+    rssBytes: 0,
+    crossed: [],
+  };
+
+  constructor(
+    private readonly thresholds: PressureThresholds,
+    private readonly onSample: (sample: PressureSample) => void = () => {},
+  ) {
+    this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  }
+
+  get enabled(): boolean {
+    const t = this.thresholds;
+    return (
+      t.maxEventLoopDelayMs > 0 ||
+      t.maxEventLoopUtilization > 0 ||
+      t.maxHeapUsedBytes > 0 ||
+      t.maxRssBytes > 0
+    );
+  }
+
+  get underPressure(): boolean {
+    return this.sample.crossed.length > 0;
+  }
+
+  get last(): PressureSample {
+    return this.sample;
+  }
+
+  start(): void {
+    if (!this.enabled || this.running) return;
+    this.running = true;
+    this.histogram.enable();
+    this.elu = performance.eventLoopUtilization();
+    this.sampledAt = performance.now();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.histogram.disable();
+  }
+
+  /** Takes a sample: the delay and utilisation since the last one, the memory now. */
+  measure(): PressureSample {
+    const t = this.thresholds;
+    // The histogram times a timer due every RESOLUTION_MS: what exceeds that is the delay.
+    // No timing at all since the last sample means the loop never got to run that timer:
+    // it was blocked the whole time.
+    const now = performance.now();
+    const mean = this.histogram.count > 0 ? this.histogram.mean / 1e6 : now - this.sampledAt;
+    const eventLoopDelayMs = Math.max(0, mean - RESOLUTION_MS);
+    this.histogram.reset();
+    this.sampledAt = now;
+    const current = performance.eventLoopUtilization();
+    const eventLoopUtilization = performance.eventLoopUtilization(current, this.elu).utilization;
+    this.elu = current;
+    const { heapUsed, rss } = process.memoryUsage();
+    const crossed: string[] = [];
+    if (t.maxEventLoopDelayMs > 0 && eventLoopDelayMs > t.maxEventLoopDelayMs) {
+      crossed.push('eventLoopDelay');
+    }
+    if (t.maxHeapUsedBytes > 0 && heapUsed > t.maxHeapUsedBytes) crossed.push('heapUsed');
+    if (t.maxRssBytes > 0 && rss > t.maxRssBytes) crossed.push('rss');
+    if (t.maxEventLoopUtilization > 0 && eventLoopUtilization > t.maxEventLoopUtilization) {
+      crossed.push('eventLoopUtilization');
+    }
+    this.sample = {
+      eventLoopDelayMs,
+      eventLoopUtilization,
+      heapUsedBytes: heapUsed,
+      rssBytes: rss,
+      crossed,
+    };
+    this.onSample(this.sample);
+    return this.sample;
+  }
+
+  /** For tests: pretend a sample crossed these thresholds until the next real sample. */
+  force(crossed: string[]): void {
+    this.sample = { ...this.sample, crossed };
+  }
+}
+
+interface ClientState {
+  inFlight: number;
+  /** Requests admitted in the current window and in the one before. */
+  current: number;
+  previous: number;
 }
 
 /**
- * Load shedding with @fastify/under-pressure: past a threshold every request answers at once
- * 503 `{"detail":"Service Unavailable"}` with `Retry-After`, instead of queueing until the
- * event loop drowns. The liveness probe is exempt (an overloaded process is alive: restarting
- * it would only lose capacity); the readiness probe sheds, which takes the instance out of a
- * load balancer until it recovers.
+ * Per-client accounting: requests in flight and requests per window. Bounded: idle clients
+ * are forgotten at every `rotate`, and past `maxClients` a new client is not tracked (it
+ * counts as light), so a flood of distinct clients cannot grow this without limit.
  */
-export const loadSheddingPlugin = fp<LoadSheddingOptions>(async (app: FastifyInstance, options) => {
-  await app.register(underPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs,
-    maxEventLoopUtilization: options.maxEventLoopUtilization,
-    eventLoopUtilizationMode: 'interval',
-    maxHeapUsedBytes: options.maxHeapUsedBytes,
-    maxRssBytes: options.maxRssBytes,
-    sampleInterval: options.sampleIntervalMs,
-    pressureHandler: (request, reply, type, value) => {
-      if (request.routeOptions.url === '/healthz') return undefined;
-      request.log.warn({ type, value }, 'load shed');
-      sendDetail(reply.header('retry-after', String(options.retryAfterSeconds)), 503);
-      return undefined;
-    },
-  });
-});
+export class ClientLoad {
+  private readonly clients = new Map<string, ClientState>();
+  private fairShare = Number.POSITIVE_INFINITY;
+
+  constructor(private readonly maxClients = 100_000) {}
+
+  inFlight(key: string): number {
+    return this.clients.get(key)?.inFlight ?? 0;
+  }
+
+  /** A client that has a request running, or that sent more than its fair share lately. */
+  isHeavy(key: string): boolean {
+    const state = this.clients.get(key);
+    if (!state) return false;
+    return state.inFlight > 0 || Math.max(state.current, state.previous) > this.fairShare;
+  }
+
+  /** Counts an admitted request; call the returned function once when it is answered. */
+  start(key: string): () => void {
+    let state = this.clients.get(key);
+    if (!state) {
+      if (this.clients.size >= this.maxClients) return () => {};
+      state = { inFlight: 0, current: 0, previous: 0 };
+      this.clients.set(key, state);
+    }
+    const tracked = state;
+    tracked.inFlight++;
+    tracked.current++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      tracked.inFlight--;
+    };
+  }
+
+  /** Starts a new window: the fair share is the mean of the window that ends. */
+  rotate(): void {
+    let total = 0;
+    let active = 0;
+    for (const [key, state] of this.clients) {
+      if (state.current > 0) {
+        total += state.current;
+        active++;
+      }
+      state.previous = state.current;
+      state.current = 0;
+      if (state.inFlight === 0 && state.previous === 0) this.clients.delete(key);
+    }
+    this.fairShare = active === 0 ? Number.POSITIVE_INFINITY : Math.max(1, total / active);
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+}
+
+/** 0 (off), a number of bytes, or `auto`: resolved against this process and its container. */
+export type MemoryThreshold = number | 'auto';
+
+/** `auto` for the heap: 90% of V8's heap limit (past the limit the process dies). */
+export function heapThreshold(value: MemoryThreshold): number {
+  if (value !== 'auto') return value;
+  return Math.floor(getHeapStatistics().heap_size_limit * 0.9);
+}
+
+/** `auto` for the RSS: 85% of the container's memory limit (cgroup), or off without one. */
+export function rssThreshold(value: MemoryThreshold, readLimit = containerMemoryLimit): number {
+  if (value !== 'auto') return value;
+  const limit = readLimit();
+  return limit === null ? 0 : Math.floor(limit * 0.85);
+}
+
+/** The cgroup (v2, else v1) memory limit in bytes; null when there is none. */
+export function containerMemoryLimit(): number | null {
+  for (const file of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
+    try {
+      const text = readFileSync(file, 'utf8').trim();
+      if (!/^\d+$/.test(text)) return null; // "max": no limit
+      const bytes = Number(text);
+      // cgroup v1 says "no limit" with a huge number.
+      return bytes > 2 ** 50 ? null : bytes;
+    } catch {
+      // not this cgroup version
+    }
+  }
+  return null;
+}

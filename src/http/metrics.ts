@@ -26,6 +26,12 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly refused = new Counter({
+    name: 'http_requests_refused_total',
+    help: 'Requests refused before any work, by reason (rate_limit, auth_failures, concurrency, shed)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   private readonly queryTime = new Histogram({
     name: 'store_query_duration_seconds',
     help: 'Time of one store query, by outcome (ok, error, timeout, rejected)',
@@ -52,6 +58,10 @@ export class Metrics {
 
   readonly observeQuery = (seconds: number, outcome: QueryOutcome): void => {
     this.queryTime.observe({ outcome }, seconds);
+  };
+
+  readonly observeRefusal = (reason: string): void => {
+    this.refused.inc({ reason });
   };
 
   setGeneration(generation: string): void {

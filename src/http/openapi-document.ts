@@ -82,7 +82,8 @@ const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   '422': 'Validation Error',
   '429': 'Too Many Requests: retry after the `Retry-After` seconds',
   '500': 'Internal Server Error: a bug on our side, never with internals in the body',
-  '503': 'The data store is unavailable; retry later',
+  '503': 'The data store is unavailable, the server is overloaded or shutting down; retry later',
+  '505': 'HTTP Version Not Supported: the request line names a version other than HTTP/1.x',
 };
 
 const stringHeader = (description: string) => ({
@@ -187,6 +188,7 @@ const ERROR_EXAMPLES: Record<string, unknown> = {
   '429': { detail: 'Too Many Requests' },
   '500': { detail: 'Internal Server Error' },
   '503': { detail: 'Service Unavailable' },
+  '505': { detail: 'HTTP Version Not Supported' },
 };
 
 type Operations = Record<string, Record<string, Json>>;

@@ -1,105 +1,120 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+/**
+ * Who a request is, for rate limits and fairness, and the fixed-window counters behind the
+ * limits. Everything here is synchronous and O(1) per request: it runs for every request,
+ * floods included, before any store access (see admission.ts for the order of the checks).
+ */
+import type { FastifyRequest } from 'fastify';
+import { tokenId } from '../tokens/store.ts';
 import { hashToken, isWellFormedToken } from '../tokens/token.ts';
 import { authorizationSchemeParam } from './fastapi/bearer.ts';
-import { sendDetail } from './fastapi/detail.ts';
 
-export interface RateLimitOptions {
-  /** Requests per key per window; 0 turns rate limiting off. */
-  max: number;
-  windowMs: number;
-  /** Failed authentications (401) per client address per window. */
-  authFailures: number;
+/** A client as the limits see it. */
+export interface ClientKey {
+  /** `token:<sha256 prefix>` for a well-formed bearer token, else `ip:<client address>`. */
+  key: string;
+  /** What a log may name: the token's public id (as `npm run token -- --list` shows) or the address. */
+  label: string;
+  /** The token's hash when the request presents a well-formed token. */
+  tokenHash: string | null;
 }
 
-/** Probes are never limited: an orchestrator must always see the truth. */
-const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
-
 /**
- * The bucket of a request: the bearer token as authentication reads it (hashed, so the
- * limiter's memory never holds a credential), else the client address.
+ * The client of a request: its bearer token as authentication reads it when the token is
+ * well formed (hashed, so no credential is kept in memory), else its address. A malformed or
+ * missing credential cannot authenticate, so it is its address's problem, not a bucket of its
+ * own: a flood that varies a bogus credential still lands in one bucket.
  */
-function rateLimitKey(request: FastifyRequest): string {
+export function clientKey(request: FastifyRequest): ClientKey {
   const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
-  if (scheme.toLowerCase() === 'bearer' && credentials) {
-    return `token:${hashToken(credentials).slice(0, 32)}`;
+  if (scheme.toLowerCase() === 'bearer' && isWellFormedToken(credentials)) {
+    const tokenHash = hashToken(credentials);
+    return {
+      key: `token:${tokenHash.slice(0, 32)}`,
+      label: `token ${tokenId(tokenHash)}`,
+      tokenHash,
+    };
   }
-  return `ip:${request.ip}`;
-}
-
-/**
- * A request the failure budget applies to: it presents a credential to a route that
- * authenticates (404 and 405 are decided before authentication; public routes read none).
- */
-function presentsCredential(request: FastifyRequest): boolean {
-  return (
-    request.headers.authorization !== undefined &&
-    !request.is404 &&
-    request.routeOptions.config.public !== true
-  );
+  return { key: `ip:${request.ip}`, label: `address ${request.ip}`, tokenHash: null };
 }
 
 /** A bearer token of the right shape and checksum: only the store can tell whether it is live. */
-function presentsWellFormedToken(request: FastifyRequest): boolean {
+export function presentsWellFormedToken(request: FastifyRequest): boolean {
   const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
   return scheme.toLowerCase() === 'bearer' && isWellFormedToken(credentials);
 }
 
-function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) {
-  reply.header('retry-after', String(Math.max(1, retryAfterSeconds)));
-  return sendDetail(reply, 429);
+interface Window {
+  count: number;
+  startedAt: number;
+}
+
+export interface WindowState {
+  /** Requests counted in the current window. */
+  count: number;
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1). */
+  resetSeconds: number;
 }
 
 /**
- * Rate limits with @fastify/rate-limit's store, checked in one early `onRequest` hook so a
- * limited request never reaches authentication or the store:
- * - RATE_LIMIT_MAX requests per token (per address without a token) per window, with the
- *   `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every response;
- * - RATE_LIMIT_AUTH_FAILURES failed authentications (401 with a credential presented) per
- *   address per window. Past that budget the address is not locked out, since one address may
- *   be a NAT or proxy in front of many honest clients: a well-formed token still goes to
- *   authentication and is served when it is live, and answers 429 there when it fails; any
- *   other credential (malformed, wrong checksum, another scheme) gets 429 here, before any
- *   store lookup. A request with no credential is no guess: it is told to authenticate (401).
- *   A forged well-formed token still costs one indexed lookup; the store's queue bound and
- *   load shedding cap those.
- * Over a limit: 429 `{"detail":"Too Many Requests"}` with `Retry-After` (seconds).
+ * Fixed-window counters per key (as @fastify/rate-limit's local store counted them), bounded:
+ * past `maxKeys` the oldest windows are forgotten first, so a flood of distinct keys costs
+ * memory in proportion to `maxKeys`, never more. `peek` reads without counting, so a request
+ * refused for another reason (shed, over its concurrency) never spends the client's budget.
  */
-export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {
-  if (options.max <= 0) return;
-  await app.register(rateLimit, {
-    global: false,
-    max: options.max,
-    timeWindow: options.windowMs,
-    keyGenerator: rateLimitKey,
-  });
-  const perKey = app.createRateLimit({ keyGenerator: rateLimitKey });
-  const failures = app.createRateLimit({
-    max: options.authFailures,
-    keyGenerator: (request) => `auth-failure:${request.ip}`,
-  });
+export class FixedWindowLimiter {
+  private readonly windows = new Map<string, Window>();
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (UNLIMITED_ROUTES.has(request.routeOptions.url ?? '')) return;
-    if (presentsCredential(request)) {
-      const failed = await failures(request, { increment: false });
-      if (!failed.isAllowed && failed.remaining === 0) {
-        if (!presentsWellFormedToken(request)) return tooManyRequests(reply, failed.ttlInSeconds);
-        // Authentication decides: served when live, 429 instead of 401 when not.
-        request.authFailureRetryAfter = failed.ttlInSeconds;
+  constructor(
+    readonly max: number,
+    private readonly windowMs: number,
+    private readonly maxKeys = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  peek(key: string): WindowState {
+    const now = this.now();
+    const window = this.live(key, now);
+    return this.state(window?.count ?? 0, window?.startedAt ?? now, now);
+  }
+
+  hit(key: string): WindowState {
+    const now = this.now();
+    let window = this.live(key, now);
+    if (!window) {
+      window = { count: 0, startedAt: now };
+      // Re-inserted last: the map's first entries are the oldest windows.
+      this.windows.delete(key);
+      this.windows.set(key, window);
+      if (this.windows.size > this.maxKeys) {
+        const oldest = this.windows.keys().next().value;
+        if (oldest !== undefined) this.windows.delete(oldest);
       }
     }
-    const limit = await perKey(request);
-    if (limit.isAllowed) return;
-    reply.header('ratelimit-limit', String(limit.max));
-    reply.header('ratelimit-remaining', String(limit.remaining));
-    reply.header('ratelimit-reset', String(limit.ttlInSeconds));
-    if (limit.isExceeded) return tooManyRequests(reply, limit.ttlInSeconds);
-  });
+    window.count++;
+    return this.state(window.count, window.startedAt, now);
+  }
 
-  app.addHook('onResponse', async (request, reply) => {
-    // Only a presented credential that failed counts: a request without one is not a guess.
-    if (reply.statusCode === 401 && request.headers.authorization) await failures(request);
-  });
-});
+  /** True when the next request of `key` would be over the limit. */
+  exhausted(key: string): boolean {
+    return this.peek(key).count >= this.max;
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private live(key: string, now: number): Window | undefined {
+    const window = this.windows.get(key);
+    if (window && now - window.startedAt < this.windowMs) return window;
+    return undefined;
+  }
+
+  private state(count: number, startedAt: number, now: number): WindowState {
+    return {
+      count,
+      remaining: Math.max(0, this.max - count),
+      resetSeconds: Math.max(1, Math.ceil((startedAt + this.windowMs - now) / 1000)),
+    };
+  }
+}

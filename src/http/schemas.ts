@@ -24,8 +24,11 @@ export const HTTPValidationError = z.object({ detail: z.array(ValidationError).o
   description: 'Every invalid query parameter at once (FastAPI’s 422 body)',
 });
 
-/** Statuses every endpoint answers whatever it is: an HTTP/1.1 request without `Host`. */
-export const transportResponses = { 400: ErrorDetail } as const;
+/**
+ * Statuses every endpoint answers whatever it is: an HTTP/1.1 request without `Host` (400), a
+ * request line naming an HTTP version other than 1.x (505).
+ */
+export const transportResponses = { 400: ErrorDetail, 505: ErrorDetail } as const;
 
 /** Statuses every authenticated endpoint can answer besides its own. */
 export const protectedResponses = {

@@ -48,7 +48,9 @@ export function serverOptions(
     connectionTimeout: config.CONNECTION_TIMEOUT_MS,
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
-    maxRequestsPerSocket: config.MAX_REQUESTS_PER_SOCKET,
+    // MAX_REQUESTS_PER_SOCKET is applied by keepAlivePlugin (keep-alive.ts): Node's own
+    // bound answers past it with a bare 503 and leaves the connection open.
+    maxRequestsPerSocket: 0,
     // A read-only API takes no request bodies.
     bodyLimit: 16 * 1024,
     // errorsPlugin answers 503 in the detail shape while closing.

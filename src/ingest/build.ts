@@ -20,6 +20,7 @@ import {
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
+  removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
 } from '../engines/duckdb/files.ts';
@@ -31,6 +32,7 @@ import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from './derive.ts';
 import { schemaDdl } from './duckdb-ddl.ts';
 import {
   csvLines,
+  MAX_CSV_RECORD_BYTES,
   parquetRows,
   type RowLocator,
   scanCsv,
@@ -120,7 +122,7 @@ async function findInputs(sourceDir: string): Promise<Map<TableName, InputFile>>
       locator: isCsv ? csvLines : parquetRows,
       reader: isCsv
         ? // skip = 0: the sniffer would otherwise skip leading rows it finds inconsistent.
-          `read_csv(${sqlString(path)}, all_varchar = true, header = true, delim = ',', quote = '"', escape = '"', strict_mode = true, skip = 0)`
+          `read_csv(${sqlString(path)}, all_varchar = true, header = true, delim = ',', quote = '"', escape = '"', strict_mode = true, skip = 0, max_line_size = ${MAX_CSV_RECORD_BYTES + 4096})`
         : `read_parquet(${sqlString(path)})`,
     });
   }
@@ -336,6 +338,12 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
   const target = resolve(options.databasePath);
   const inputs = await findInputs(sourceDir);
   await mkdir(dirname(target), { recursive: true });
+  const stale = await removeStaleTemps(target);
+  if (stale.paths.length > 0) {
+    progress(
+      `removed ${stale.paths.length} file(s) left by an interrupted build (${(stale.bytes / 1048576).toFixed(1)} MiB)`,
+    );
+  }
 
   const buildPath = tempPathNextTo(target, 'build');
   const stagingPath = tempPathNextTo(target, 'staging');

@@ -231,6 +231,8 @@ function crossChecks(table: TableName): CrossChecks[] {
       ];
     case 'transactions':
       return [
+        // A missing user first: the account check below would name it "another user".
+        userMustExist('u'),
         accountMustExist(),
         {
           joins: [],
@@ -324,6 +326,12 @@ export interface CsvScan {
   recordLines: Map<number, number>;
 }
 
+/**
+ * The longest CSV row build-db reads, in bytes. DuckDB's reader is given a little more
+ * (build.ts), so a row it refuses for length is always one this scan reports with its line.
+ */
+export const MAX_CSV_RECORD_BYTES = 2 * 1024 * 1024;
+
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
@@ -368,6 +376,9 @@ export async function scanCsv(
   let utf8High = 0xbf;
   let utf8Lead = 0;
   let utf8ReportedLine = 0;
+  // Byte offset in the file of the byte being read, and of the current record's start.
+  let position = 0;
+  let recordStart = 0;
 
   const report = (at: number, reason: string) => {
     if (problems.length < maxProblems) problems.push({ line: at, reason });
@@ -408,9 +419,18 @@ export async function scanCsv(
     if (recordStarted) return;
     recordStarted = true;
     recordLine = line;
+    recordStart = position;
   };
   const endRecord = () => {
     if (!recordStarted) return; // a blank line holds no record
+    const length = position - recordStart;
+    if (length > MAX_CSV_RECORD_BYTES) {
+      report(
+        recordLine,
+        `a row of ${length.toLocaleString('en-US')} bytes; build-db reads rows of at most ` +
+          `${MAX_CSV_RECORD_BYTES.toLocaleString('en-US')} bytes (is a value pasted in by mistake?)`,
+      );
+    }
     fields++;
     if (record === -1) expectedFields = fields;
     else {
@@ -444,6 +464,7 @@ export async function scanCsv(
 
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
+    let base = 0;
     scan: for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;
       if (atFileStart) {
@@ -452,6 +473,7 @@ export async function scanCsv(
       }
       for (let i = start; i < chunk.length; i++) {
         const byte = chunk[i] as number;
+        position = base + i;
         checkUtf8(byte);
         if (byte === LF && afterCR) {
           afterCR = false;
@@ -497,7 +519,9 @@ export async function scanCsv(
             break;
         }
       }
+      base += chunk.length;
     }
+    position = base;
     if (!done()) {
       if (utf8Pending > 0) badUtf8(utf8Lead);
       if (state === 'quoted') {

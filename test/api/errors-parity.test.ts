@@ -40,7 +40,18 @@ describe('FastAPI parity of the router', () => {
   it('a trailing slash redirects (307) to the path without it, query kept', async () => {
     const response = await fx.app.inject({ url: '/v1/links/?page=2', headers: fx.u1 });
     expect(response.statusCode).toBe(307);
-    expect(response.headers.location).toBe('http://localhost:80/v1/links?page=2');
+    // Starlette names the absolute URL from the request's Host; this service gives the path
+    // alone, so a forged Host is never reflected (issue 23).
+    expect(response.headers.location).toBe('/v1/links?page=2');
+  });
+
+  it('the redirect never reflects a forged Host or X-Forwarded-Host', async () => {
+    const response = await fx.app.inject({
+      url: '/v1/user/',
+      headers: { ...fx.u1, host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(response.statusCode).toBe(307);
+    expect(response.headers.location).toBe('/v1/user');
   });
 
   it('invalid UTF-8 in a query value reads as U+FFFD (Python parse_qsl)', async () => {

@@ -1,8 +1,9 @@
 /** The logs never hold a token: not from the Authorization header, the query string, the path or any other header. */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
 import { createClock } from '../../src/clock.ts';
+import { loggerOptions } from '../../src/http/log-redaction.ts';
 import type { ReadPort } from '../../src/port/read-port.ts';
 import { generateToken } from '../../src/tokens/token.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from '../helpers/server.ts';

@@ -48,8 +48,13 @@ describe('graceful shutdown', () => {
       // Every heavy request queues for the one connection: none shares a cached answer.
       RESPONSE_CACHE_MB: '0',
       RATE_LIMIT_MAX: '0',
-      SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+      // One client sends all of them at once: no bound on its concurrency, no shedding.
+      CLIENT_MAX_IN_FLIGHT: '0',
+      SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
       SHUTDOWN_GRACE_MS: String(grace),
+      // `incoming request` lines are at debug level (requests refused at admission are summed
+      // up, not logged one by one): this test counts them to know every request arrived.
+      LOG_LEVEL: 'debug',
     });
     const headers = bearer(token);
     expect((await get(`${server.url}/v1/user`, headers)).status).toBe(200);
@@ -100,6 +105,8 @@ describe('graceful shutdown', () => {
     expect(responses.map((text) => text.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 503']);
     expect(responses[1]).toContain('{"detail":"Service Unavailable"}');
     expect(responses[1]?.toLowerCase()).toContain('connection: close');
+    // ... and says when to try again (another replica, or this one restarted).
+    expect(responses[1]?.toLowerCase()).toContain('retry-after: 5');
     const log = server.output();
     expect(log).toContain('shutting down: finishing in-flight requests');
     expect(log).toContain('"msg":"shut down"');

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTokens, mintToken, revokeToken } from '../../src/engines/duckdb/token-file.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
-import { hashToken, isWellFormedToken } from '../../src/tokens/token.ts';
+import { generateToken, hashToken, isWellFormedToken } from '../../src/tokens/token.ts';
 import {
   buildStoreFromCsv,
   makeTempDir,
@@ -15,8 +15,12 @@ import {
 const TSX = resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
 const TOKEN_CLI = resolve(import.meta.dirname, '../../scripts/token.ts');
 
-const runToken = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(TSX, [TOKEN_CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+const runToken = (args: string[], env: Record<string, string> = {}, input?: string) =>
+  spawnSync(TSX, [TOKEN_CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    ...(input === undefined ? {} : { input }),
+  });
 
 describe('token CLI', () => {
   let databasePath: string;
@@ -189,5 +193,48 @@ describe('token CLI', () => {
     ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--revoke takes no --list, --user');
+  });
+
+  // Issue 23: a token on the command line lands in shell history and npm's debug log.
+  it('--revoke - takes the token from standard input and never prints it', async () => {
+    const token = await mintToken({ databasePath, userId: 'usr_tok', name: 'stdin' });
+    const revoked = runToken(['--revoke', '-', '--database', databasePath], {}, `${token}\n`);
+    expect(revoked.status, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain(`revoked token ${hashToken(token).slice(0, 12)}`);
+    expect(revoked.stdout + revoked.stderr).not.toContain(token);
+    const [listed] = (await listTokens({ databasePath, tokensPath, userId: 'usr_tok' })).filter(
+      (entry) => entry.id === hashToken(token).slice(0, 12),
+    );
+    expect(listed?.revokedAt).not.toBeNull();
+  });
+
+  it('--revoke -: nothing or several values on standard input is wrong usage (exit 2)', () => {
+    const empty = runToken(['--revoke', '-', '--database', databasePath], {}, '');
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('no token on standard input');
+    const two = runToken(['--revoke', '-', '--database', databasePath], {}, 'abc def\n');
+    expect(two.status).toBe(2);
+    expect(two.stderr).toContain('expected one token');
+  });
+
+  it('a whole token on the command line is still revoked, with a warning; an unknown one is not echoed', async () => {
+    const token = await mintToken({ databasePath, userId: 'usr_tok', name: 'argv' });
+    const revoked = runToken(['--revoke', token, '--database', databasePath]);
+    expect(revoked.status, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain('warning: a token on the command line');
+    expect(revoked.stderr).not.toContain(token);
+    const unknown = generateToken();
+    const refused = runToken(['--revoke', '-', '--database', databasePath], {}, unknown);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('no token matches the given token');
+    expect(refused.stderr).not.toContain(unknown);
+  });
+
+  it('--help names the ways to revoke and the exit codes', () => {
+    const help = runToken(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--revoke ID');
+    expect(help.stdout).toContain('--revoke -');
+    expect(help.stdout).toContain('Exit codes: 0 done, 1 refused or failed');
   });
 });

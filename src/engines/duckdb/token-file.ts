@@ -21,6 +21,7 @@ import { generateToken, hashToken } from '../../tokens/token.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
+  removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
 } from './files.ts';
@@ -98,6 +99,8 @@ async function changeTokens<T>(
 ): Promise<T> {
   const target = resolve(tokensPath);
   return withWriteLock(target, async () => {
+    // Under the lock no other writer of this store runs: a temp copy left here is a killed one's.
+    await removeStaleTemps(target);
     const copy = tempPathNextTo(target, 'tokens');
     try {
       const created = await copyFile(target, copy).then(

@@ -5,9 +5,9 @@
  * atomically (ingest/postgres/load.ts). The input's access_tokens join the coordinator's
  * token table; tokens minted before are kept.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { scratchFolder } from '../../engines/duckdb/files.ts';
 import { loadTokens } from '../../engines/duckdb/token-file.ts';
 import { type BuildResult, buildStore } from '../build.ts';
 import { loadGeneration } from './load.ts';
@@ -23,7 +23,8 @@ export interface PostgresBuildOptions {
 export const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//i.test(value);
 
 export async function buildPostgresStore(options: PostgresBuildOptions): Promise<BuildResult> {
-  const scratch = await mkdtemp(join(tmpdir(), 'finance-build-'));
+  // Named after this process: a later load removes the folder of a killed one.
+  const scratch = await scratchFolder('finance-build-');
   try {
     const duckdbPath = join(scratch, 'finance.duckdb');
     const tokensPath = join(scratch, 'finance.tokens.duckdb');

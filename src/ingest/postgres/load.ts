@@ -135,6 +135,7 @@ export async function loadGeneration(options: LoadOptions): Promise<Record<Shard
         'the coordinator knows no shard servers (postgres_fdw servers shard_1..shard_N): see README, "Scale-out"',
       );
     }
+    await dropStaleSchemas(coordinator, shards, progress);
     try {
       const counts = await loadSchema(coordinator, shards, schema, options, progress);
       await publish(coordinator, options, schema, shards.length);
@@ -351,6 +352,52 @@ async function publish(
     await coordinator.query('ROLLBACK');
     throw error;
   }
+}
+
+/** A generation's schema, as schemaName spells it (`g_` and 16 hex characters). */
+const GENERATION_SCHEMA = /^g_[0-9a-f]{16}$/;
+
+/**
+ * Drops what a killed load left behind: a generation schema on the coordinator or a shard
+ * that was never published (not in public.generations) and is not the current one. Runs
+ * under the load lock, so no other load is writing such a schema; published generations, the
+ * current one and anything not named like a generation schema are never touched.
+ */
+async function dropStaleSchemas(
+  coordinator: pg.Client,
+  shards: readonly ShardServer[],
+  progress: (line: string) => void,
+): Promise<void> {
+  const { rows: kept } = await coordinator.query<{ schema_name: string }>(
+    `SELECT schema_name FROM public.generations
+     UNION SELECT schema_name FROM public.store_meta`,
+  );
+  const keep = new Set(kept.map((row) => row.schema_name));
+  const stale = async (client: pg.ClientBase) => {
+    const { rows } = await client.query<{ nspname: string }>(
+      `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'g\\_%'`,
+    );
+    return rows
+      .map((row) => row.nspname)
+      .filter((name) => GENERATION_SCHEMA.test(name) && !keep.has(name));
+  };
+  for (const schema of await stale(coordinator)) {
+    progress(`dropping schema ${schema} left by an interrupted load (coordinator)`);
+    await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }
+  await Promise.all(
+    shards.map(async (shard) => {
+      const client = await connect(shard.url);
+      try {
+        for (const schema of await stale(client)) {
+          progress(`dropping schema ${schema} left by an interrupted load (${shard.name})`);
+          await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        }
+      } finally {
+        await client.end();
+      }
+    }),
+  );
 }
 
 async function dropOldGenerations(

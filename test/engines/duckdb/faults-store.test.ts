@@ -11,9 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../../../src/app.ts';
+import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPort } from '../../../src/engines/duckdb/port.ts';
+import { loggerOptions } from '../../../src/http/log-redaction.ts';
 import { buildStore } from '../../../src/ingest/build.ts';
 import {
   LIST_CHUNK_ROWS,

@@ -1,0 +1,330 @@
+/**
+ * Admission: which requests the server takes on, decided once per request in one early
+ * `onRequest` hook, before authentication and before any store access. A request refused
+ * here is answered at once and goes no further: no later hook runs, nothing else tries to
+ * answer it. In order:
+ *
+ * 1. Probes (`/healthz`, `/readyz`) are always let through: an orchestrator must see the truth,
+ *    and one client's flood must not take the replica out of a load balancer for everyone.
+ * 2. A malformed credential from an address past its failed-authentication budget: 429, no
+ *    store lookup; so is a token that already failed within the window. A token that
+ *    authenticated lately passes; another well-formed token is still looked up, so a new live
+ *    token behind a shared address is served, but only `MAX_UNVERIFIED_LOOKUPS` such lookups
+ *    per address run at once (429 `Retry-After: 1` beyond), so guessing from one address
+ *    costs the store little.
+ * 3. The client's rate limit (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW, per token, per address
+ *    without one): 429 with `Retry-After`.
+ * 4. The client's concurrency (CLIENT_MAX_IN_FLIGHT requests running at once): 429 with
+ *    `Retry-After: 1`. One client cannot fill the store's queue for the others.
+ * 5. Pressure (event-loop delay, heap, RSS; load-shedding.ts): only a heavy client, one with a
+ *    request running or past its fair share of the last second, gets 503 with `Retry-After`.
+ *    Everyone else is served.
+ * 6. Admitted: the request counts against the client's rate limit (refused ones never do) and
+ *    its concurrency until its response ends.
+ *
+ * Refused requests are not logged one by one: a summary every LOG_SUMMARY_MS says how many
+ * were refused, why and for which clients, and pressure is logged when it starts and ends.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LogController } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendDetail } from './fastapi/detail.ts';
+import {
+  ClientLoad,
+  type PressureMonitor as Monitor,
+  PressureMonitor,
+  type PressureSample,
+  type PressureThresholds,
+} from './load-shedding.ts';
+import { clientKey, FixedWindowLimiter, presentsWellFormedToken } from './rate-limit.ts';
+
+export type RefusalReason = 'rate_limit' | 'auth_failures' | 'concurrency' | 'shed';
+
+export interface AdmissionOptions {
+  /** Requests per client per window; 0 turns rate limiting off. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Failed authentications (401) per address per window. */
+  authFailures: number;
+  /** Requests of one client running at once; 0: no bound. */
+  maxInFlightPerClient: number;
+  /** Pressure thresholds; all 0: no shedding. */
+  pressure: PressureThresholds;
+  sampleIntervalMs: number;
+  /** `Retry-After` on a shed request. */
+  retryAfterSeconds: number;
+  /** How often the refusals are summed up in the log (default 10 s). */
+  logSummaryMs?: number;
+  onRefusal?: (reason: RefusalReason) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Why admission refused the request (it was answered at once), else null. */
+    refusal: RefusalReason | null;
+  }
+  interface FastifyInstance {
+    admission: { monitor: Monitor; clients: ClientLoad };
+  }
+}
+
+/** Probes are never limited or shed. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** Store lookups of unverified tokens from one address past its failure budget, at once. */
+export const MAX_UNVERIFIED_LOOKUPS = 2;
+
+/** Tokens that authenticated (or failed) lately, remembered at most, each. */
+const REMEMBERED_TOKENS = 10_000;
+
+const LOG_SUMMARY_MS = 10_000;
+
+const lastAnswer = Symbol('the last admitted answer on this connection');
+interface LastAnswer {
+  response: ServerResponse;
+  release: () => void;
+}
+const TOP_CLIENTS = 5;
+
+/**
+ * Fastify's per-request log lines, without the requests admission refused (they are summed up
+ * instead, so a flood does not write a line per request). A refused request is decided after
+ * its `incoming request` line: that line is at debug level, and the `request completed` line
+ * (info) names the request too.
+ */
+export class AccessLogController extends LogController {
+  override isLogDisabled(request: object): boolean {
+    return (request as Partial<FastifyRequest>).refusal != null;
+  }
+
+  override incomingRequest(request: FastifyRequest, _reply: FastifyReply): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
+    } else {
+      reply.log.info(
+        { req: request, res: reply, responseTime: reply.elapsedTime },
+        'request completed',
+      );
+    }
+  }
+}
+
+class RefusalSummary {
+  private byReason = new Map<RefusalReason, number>();
+  private byClient = new Map<string, number>();
+  private total = 0;
+
+  add(reason: RefusalReason, label: string): void {
+    this.total++;
+    this.byReason.set(reason, (this.byReason.get(reason) ?? 0) + 1);
+    // Bounded: a flood of distinct clients keeps only the first 10,000 in one summary.
+    if (this.byClient.size < 10_000 || this.byClient.has(label)) {
+      this.byClient.set(label, (this.byClient.get(label) ?? 0) + 1);
+    }
+  }
+
+  take(): object | null {
+    if (this.total === 0) return null;
+    const top = [...this.byClient.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP_CLIENTS)
+      .map(([client, refused]) => ({ client, refused }));
+    const summary = {
+      refused: this.total,
+      reasons: Object.fromEntries(this.byReason),
+      clients: this.byClient.size,
+      top,
+    };
+    this.byReason = new Map();
+    this.byClient = new Map();
+    this.total = 0;
+    return summary;
+  }
+}
+
+const MIB = 1024 * 1024;
+
+function describe(sample: PressureSample) {
+  return {
+    crossed: sample.crossed,
+    eventLoopDelayMs: Math.round(sample.eventLoopDelayMs),
+    eventLoopUtilization: Number(sample.eventLoopUtilization.toFixed(2)),
+    heapUsedMiB: Math.round(sample.heapUsedBytes / MIB),
+    rssMiB: Math.round(sample.rssBytes / MIB),
+  };
+}
+
+export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance, options) => {
+  app.decorateRequest('refusal', null);
+  const summary = new RefusalSummary();
+  const clients = new ClientLoad();
+  let pressured = false;
+  const monitor = new PressureMonitor(options.pressure, (sample) => {
+    const now = sample.crossed.length > 0;
+    if (now && !pressured) {
+      app.log.warn(describe(sample), 'under pressure: shedding the heaviest clients');
+    } else if (!now && pressured) {
+      app.log.info(describe(sample), 'pressure over: every client served again');
+    }
+    pressured = now;
+  });
+  app.decorate('admission', { monitor, clients });
+
+  const limiting = options.rateLimitMax > 0;
+  const perClient = new FixedWindowLimiter(options.rateLimitMax, options.rateLimitWindowMs);
+  const failures = new FixedWindowLimiter(options.authFailures, options.rateLimitWindowMs);
+  const unverifiedLookups = new Map<string, number>();
+  // Token hashes that authenticated lately, and those that failed (with when), each
+  // insertion-ordered (the first entries are the oldest) and bounded.
+  const verified = new Map<string, number>();
+  const failed = new Map<string, number>();
+  const remember = (tokens: Map<string, number>, tokenHash: string, at = 0) => {
+    tokens.delete(tokenHash);
+    tokens.set(tokenHash, at);
+    if (tokens.size > REMEMBERED_TOKENS) {
+      const oldest = tokens.keys().next().value;
+      if (oldest !== undefined) tokens.delete(oldest);
+    }
+  };
+  const capping = options.maxInFlightPerClient > 0;
+  // Without shedding nor a concurrency bound, clients need no accounting.
+  const accounting = monitor.enabled || capping;
+
+  const refuse = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    reason: RefusalReason,
+    label: string,
+    statusCode: 429 | 503,
+    retryAfterSeconds: number,
+  ) => {
+    request.refusal = reason;
+    summary.add(reason, label);
+    options.onRefusal?.(reason);
+    reply.header('retry-after', String(Math.max(1, retryAfterSeconds)));
+    sendDetail(reply, statusCode);
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (PROBES.has(request.routeOptions.url ?? '')) return done();
+    const client = clientKey(request);
+
+    if (limiting && request.headers.authorization !== undefined && !request.is404) {
+      const address = `ip:${request.ip}`;
+      const known = client.tokenHash !== null && verified.has(client.tokenHash);
+      if (!known && request.routeOptions.config.public !== true && failures.exhausted(address)) {
+        const retry = failures.peek(address).resetSeconds;
+        if (!presentsWellFormedToken(request)) {
+          return refuse(request, reply, 'auth_failures', client.label, 429, retry);
+        }
+        const failedAt = client.tokenHash === null ? undefined : failed.get(client.tokenHash);
+        if (failedAt !== undefined && Date.now() - failedAt < options.rateLimitWindowMs) {
+          // This very token failed lately: no second lookup while the address is guessing.
+          return refuse(request, reply, 'auth_failures', client.label, 429, retry);
+        }
+        const running = unverifiedLookups.get(address) ?? 0;
+        if (running >= MAX_UNVERIFIED_LOOKUPS) {
+          return refuse(request, reply, 'auth_failures', client.label, 429, 1);
+        }
+        // Authentication decides: served when live, 429 instead of 401 when not.
+        request.authFailureRetryAfter = retry;
+        unverifiedLookups.set(address, running + 1);
+        reply.raw.once('close', () => {
+          const left = (unverifiedLookups.get(address) ?? 1) - 1;
+          if (left <= 0) unverifiedLookups.delete(address);
+          else unverifiedLookups.set(address, left);
+        });
+      }
+    }
+
+    if (limiting) {
+      const state = perClient.peek(client.key);
+      if (state.count >= perClient.max) {
+        reply.header('ratelimit-limit', String(perClient.max));
+        reply.header('ratelimit-remaining', '0');
+        reply.header('ratelimit-reset', String(state.resetSeconds));
+        return refuse(request, reply, 'rate_limit', client.label, 429, state.resetSeconds);
+      }
+    }
+    if (capping && clients.inFlight(client.key) >= options.maxInFlightPerClient) {
+      return refuse(request, reply, 'concurrency', client.label, 429, 1);
+    }
+    if (monitor.underPressure && clients.isHeavy(client.key)) {
+      return refuse(request, reply, 'shed', client.label, 503, options.retryAfterSeconds);
+    }
+
+    if (limiting) {
+      const state = perClient.hit(client.key);
+      reply.header('ratelimit-limit', String(perClient.max));
+      reply.header('ratelimit-remaining', String(state.remaining));
+      reply.header('ratelimit-reset', String(state.resetSeconds));
+    }
+    if (accounting) {
+      const release = clients.start(client.key);
+      reply.raw.once('close', release);
+      // A keep-alive client sends its next request once it has read the answer, which may be
+      // before this process sees the answer's 'close' (a busy loop runs that callback late):
+      // a new request on the connection releases the last one if its answer has ended.
+      const socket = request.raw.socket as (Socket & { [lastAnswer]?: LastAnswer }) | null;
+      if (socket) {
+        const last = socket[lastAnswer];
+        if (last?.response.writableEnded) last.release();
+        socket[lastAnswer] = { response: reply.raw, release };
+      }
+    }
+    if (limiting && client.tokenHash !== null) {
+      const tokenHash = client.tokenHash;
+      reply.raw.once('finish', () => {
+        if (request.userId) remember(verified, tokenHash);
+        else if (reply.statusCode === 401 || reply.statusCode === 429) {
+          remember(failed, tokenHash, Date.now());
+        }
+      });
+    }
+    done();
+  });
+
+  if (limiting) {
+    app.addHook('onResponse', (request, reply, done) => {
+      // Only a presented credential that failed counts: a request without one is not a guess.
+      if (reply.statusCode === 401 && request.headers.authorization) {
+        failures.hit(`ip:${request.ip}`);
+      }
+      done();
+    });
+  }
+
+  monitor.start();
+  const sampler = setInterval(() => {
+    if (monitor.enabled) monitor.measure();
+    clients.rotate();
+  }, options.sampleIntervalMs);
+  sampler.unref();
+  const summaryMs = options.logSummaryMs ?? LOG_SUMMARY_MS;
+  const timer = setInterval(() => {
+    const refused = summary.take();
+    if (refused) app.log.warn({ ...refused, windowSeconds: summaryMs / 1000 }, 'refused requests');
+  }, summaryMs);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearInterval(sampler);
+    monitor.stop();
+    const refused = summary.take();
+    if (refused) app.log.warn(refused, 'refused requests');
+  });
+});
