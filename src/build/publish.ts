@@ -27,7 +27,9 @@ const UNNAMED_LEFTOVER_AGE_MS = 24 * 3_600_000;
  * folder): a temp path whose process no longer runs. Another writer's live files are kept,
  * and so is anything not named like a temp path of this target. Returns what was removed.
  */
-export async function removeStaleTemps(target: string): Promise<{ paths: string[]; bytes: number }> {
+export async function removeStaleTemps(
+  target: string,
+): Promise<{ paths: string[]; bytes: number }> {
   const dir = dirname(target);
   const prefix = `.${basename(target)}.`;
   const names = await readdir(dir).catch(() => [] as string[]);
