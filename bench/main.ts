@@ -133,11 +133,14 @@ await runCli('bench', async () => {
     // autocannon keeps sending on a connection the server asked to close (after
     // MAX_REQUESTS_PER_SOCKET requests), and counts the 503s Node then answers as errors.
     MAX_REQUESTS_PER_SOCKET: '0',
-    // A few hot tokens call thousands of times a second: the limiter would answer 429.
+    // A few hot tokens call thousands of times a second, over up to 32 connections each: the
+    // limiter would answer 429, and the per-client concurrency bound too.
     RATE_LIMIT_MAX: '0',
+    CLIENT_MAX_IN_FLIGHT: '0',
     // Saturating the event loop is the point of the 32-connection scenarios: measure the
-    // throughput the server reaches, not how much it sheds (503) past 98% utilisation.
+    // throughput the server reaches, not how much it sheds (503).
     SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+    SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${oldSpaceMb}`.trim(),
   };
   const started = new Date();

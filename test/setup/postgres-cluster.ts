@@ -3,12 +3,12 @@
  * shards, from the pinned binaries, no fsync) started for the test run and removed after it.
  * Each store a test opens gets databases of its own on it (helpers/postgres.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type ClusterInfo, startCluster, stopCluster } from '../../tools/cluster/cluster.ts';
+import { type ClusterInfo, removeCluster, startCluster } from '../../tools/cluster/cluster.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,8 +40,7 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'finance-cluster-'));
   const info = await startCluster({ dir, shards: SHARDS, port: await freePorts(), fast: true });
   project.provide('postgresCluster', info);
-  return async () => {
-    await stopCluster(dir);
-    await rm(dir, { recursive: true, force: true });
-  };
+  // Stops it and deletes its folder, and its data wherever they went (as root, a folder the
+  // servers' account can reach: src/engines/postgres/cluster.ts).
+  return () => removeCluster(dir);
 }

@@ -7,8 +7,21 @@
  * here runs there.
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,7 +58,17 @@ interface ClusterFile {
   port: number;
   binDir: string;
   fast: boolean;
+  /**
+   * Where the instances' data directories are, when not in the cluster's folder: as root, a
+   * folder the service account can reach (see reachableDataRoot).
+   */
+  dataRoot?: string;
 }
+
+/** As root: copies of the binaries the service account can run, one per source (see reachableBinDir). */
+export const BINARIES_CACHE = '/var/cache/finance-api/postgres';
+/** As root: the data of clusters whose folder the service account cannot reach. */
+export const RELOCATED_DATA = '/var/lib/finance-api/clusters';
 
 export const DEFAULT_SHARDS = 2;
 export const DEFAULT_PORT = 54320;
@@ -81,7 +104,7 @@ const instanceNames = (shards: number) => [
 export const connectionUrl = (port: number, database = DATABASE) =>
   `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
 
-interface RunAs {
+export interface RunAs {
   uid: number;
   gid: number;
 }
@@ -108,6 +131,135 @@ async function serviceAccount(): Promise<RunAs | undefined> {
   }
 }
 
+/** Whether the account may enter `path` (every folder on the way lets it through). */
+function canEnter(path: string, runAs: RunAs): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const child = spawn('/bin/sh', ['-c', 'cd -- "$1" && [ -r . ]', 'sh', path], {
+      ...runAs,
+      cwd: '/',
+      stdio: 'ignore',
+    });
+    child.on('error', () => resolvePromise(false));
+    child.on('exit', (code) => resolvePromise(code === 0));
+  });
+}
+
+/** Whether the account may run the binaries in `binDir` (and read their libraries). */
+function canRun(binDir: string, runAs: RunAs): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const script = '[ -x "$1/initdb" ] && [ -x "$1/postgres" ] && cd -- "$1/../lib" && [ -r . ]';
+    const child = spawn('/bin/sh', ['-c', script, 'sh', binDir], {
+      ...runAs,
+      cwd: '/',
+      stdio: 'ignore',
+    });
+    child.on('error', () => resolvePromise(false));
+    child.on('exit', (code) => resolvePromise(code === 0));
+  });
+}
+
+/**
+ * Creates `path` and opens it and its parents up to (and including) the `finance-api` folder
+ * to everyone (mode 755), whatever the umask: these folders hold only what the service
+ * account must reach. Nothing above them is changed.
+ */
+async function openPath(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o755 });
+  let current = path;
+  while (current.includes('/finance-api')) {
+    await chmod(current, 0o755);
+    current = dirname(current);
+  }
+}
+
+/** Read (and, for executables and folders, run) rights for everyone, everywhere under `path`. */
+async function openTree(path: string): Promise<void> {
+  const info = await stat(path);
+  if (info.isDirectory()) {
+    await chmod(path, 0o755);
+    for (const entry of await readdir(path)) await openTree(join(path, entry));
+  } else if (info.isFile()) {
+    await chmod(path, (info.mode & 0o100) !== 0 ? 0o755 : 0o644);
+  }
+}
+
+/**
+ * The binaries the service account can run. As root, a checkout in a folder only root may
+ * enter (a clone under /root, a `mktemp -d` folder) holds binaries the account cannot reach:
+ * then the package's native folder (bin, lib, share) is copied once into BINARIES_CACHE,
+ * readable by all, and that copy is run. Without root, or when reachable, `binDir` itself.
+ */
+export async function reachableBinDir(binDir: string, runAs: RunAs | undefined): Promise<string> {
+  if (!runAs || (await canRun(binDir, runAs))) return binDir;
+  const source = await realpath(resolve(binDir, '..'));
+  // One copy per PostgreSQL build, wherever its package lies: keyed by the server binary.
+  const key = createHash('sha256')
+    .update(await readFile(join(source, 'bin', 'postgres')))
+    .digest('hex')
+    .slice(0, 16);
+  const copy = join(BINARIES_CACHE, key);
+  if (!existsSync(join(copy, 'bin', 'postgres'))) {
+    await openPath(BINARIES_CACHE);
+    const partial = `${copy}.${randomBytes(4).toString('hex')}.partial`;
+    await cp(source, partial, { recursive: true, verbatimSymlinks: true });
+    await openTree(partial);
+    await rename(partial, copy).catch(async () => rm(partial, { recursive: true, force: true }));
+  }
+  const copied = join(copy, 'bin');
+  if (!(await canRun(copied, runAs))) {
+    throw new ClusterError(
+      `the account "${SERVICE_ACCOUNT}" cannot run the PostgreSQL binaries in ${binDir}, nor a copy in ${copy}: pass --bin with a bin folder it can reach`,
+    );
+  }
+  return copied;
+}
+
+/**
+ * Where the instances' data go. In the cluster's folder when the service account can enter
+ * it; otherwise (the folder lies in one only root may enter) in RELOCATED_DATA, under a name
+ * derived from the folder, recorded in cluster.json so stop, status and remove find it.
+ */
+async function reachableDataRoot(
+  dir: string,
+  runAs: RunAs | undefined,
+): Promise<string | undefined> {
+  if (!runAs || (await canEnter(dir, runAs))) return undefined;
+  const key = createHash('sha256').update(dir).digest('hex').slice(0, 16);
+  const root = join(RELOCATED_DATA, key);
+  await openPath(RELOCATED_DATA);
+  await mkdir(root, { recursive: true });
+  await chown(root, runAs.uid, runAs.gid);
+  await writeFile(join(root, 'origin'), `${dir}\n`);
+  if (!(await canEnter(root, runAs))) {
+    throw new ClusterError(
+      `the account "${SERVICE_ACCOUNT}" can reach neither ${dir} nor ${root}: choose a --dir it can enter (for example under /var/tmp)`,
+    );
+  }
+  return root;
+}
+
+/**
+ * Removes relocated data whose cluster folder is gone (or holds another cluster) and whose
+ * servers no longer run: what `rm -rf` of a cluster folder left behind.
+ */
+async function removeOrphanedData(binDir: string, runAs: RunAs | undefined): Promise<void> {
+  for (const key of await readdir(RELOCATED_DATA).catch(() => [] as string[])) {
+    const root = join(RELOCATED_DATA, key);
+    const origin = (await readFile(join(root, 'origin'), 'utf8').catch(() => '')).trim();
+    if (!origin) continue;
+    const layout = await readClusterFile(origin).catch(() => undefined);
+    if (layout?.dataRoot === root) continue;
+    const instances = await readdir(root).catch(() => [] as string[]);
+    const running = await Promise.all(
+      instances
+        .filter((name) => existsSync(join(root, name, 'PG_VERSION')))
+        .map((name) => isRunning(binDir, join(root, name), runAs)),
+    );
+    if (running.some(Boolean)) continue;
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 /** Runs one of the binaries (as the service account when root); rejects with its output. */
 function runBinary(
   binDir: string,
@@ -119,6 +271,8 @@ function runBinary(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(join(binDir, name), args, {
       ...(runAs ?? {}),
+      // A folder the service account can enter: the caller's may be one only root may enter.
+      cwd: '/',
       // pg_ctl leaves the server running with our stdio: it must not hold our pipes open.
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -184,12 +338,21 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterInfo
   const runAs = await serviceAccount();
   await mkdir(dir, { recursive: true });
   if (runAs) await chown(dir, runAs.uid, runAs.gid);
+  const binDir = await reachableBinDir(layout.binDir, runAs);
+  if (runAs && !existing) await removeOrphanedData(binDir, runAs);
+  if (!existing) {
+    const dataRoot = await reachableDataRoot(dir, runAs);
+    if (dataRoot) {
+      layout.dataRoot = dataRoot;
+      progress(`the account "${SERVICE_ACCOUNT}" cannot enter ${dir}: its data go to ${dataRoot}`);
+    }
+  }
   await writeFile(join(dir, 'cluster.json'), `${JSON.stringify(layout, null, 2)}\n`);
 
   const names = instanceNames(layout.shards);
   await Promise.all(
     names.map(async (name, index) => {
-      const dataDir = join(dir, name);
+      const dataDir = join(layout.dataRoot ?? dir, name);
       const port = layout.port + index;
       if (!existsSync(join(dataDir, 'PG_VERSION'))) {
         progress(`${name}: initdb ${dataDir}`);
@@ -197,7 +360,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterInfo
         await chmod(dataDir, 0o700);
         if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
         await runBinary(
-          layout.binDir,
+          binDir,
           'initdb',
           [
             '-D',
@@ -212,7 +375,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterInfo
           runAs,
         );
       }
-      if (await isRunning(layout.binDir, dataDir, runAs)) {
+      if (await isRunning(binDir, dataDir, runAs)) {
         progress(`${name}: already running on port ${port}`);
         return;
       }
@@ -230,7 +393,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterInfo
       ];
       progress(`${name}: starting on port ${port}`);
       await runBinary(
-        layout.binDir,
+        binDir,
         'pg_ctl',
         [
           'start',
@@ -280,14 +443,28 @@ export async function stopCluster(
   const layout = await readClusterFile(resolve(dir));
   if (!layout) throw new ClusterError(`no cluster in ${resolve(dir)} (no cluster.json)`);
   const runAs = await serviceAccount();
+  const binDir = await reachableBinDir(layout.binDir, runAs);
   await Promise.all(
     instanceNames(layout.shards).map(async (name) => {
-      const dataDir = join(resolve(dir), name);
-      if (!(await isRunning(layout.binDir, dataDir, runAs))) return;
+      const dataDir = join(layout.dataRoot ?? resolve(dir), name);
+      if (!(await isRunning(binDir, dataDir, runAs))) return;
       onProgress(`${name}: stopping`);
-      await runBinary(layout.binDir, 'pg_ctl', ['stop', '-w', '-m', 'fast', '-D', dataDir], runAs);
+      await runBinary(binDir, 'pg_ctl', ['stop', '-w', '-m', 'fast', '-D', dataDir], runAs);
     }),
   );
+}
+
+/** Stops the cluster in `dir` and deletes it: its folder and its data wherever they are. */
+export async function removeCluster(
+  dir: string,
+  onProgress: (line: string) => void = () => {},
+): Promise<void> {
+  const layout = await readClusterFile(resolve(dir));
+  if (layout) {
+    await stopCluster(dir, onProgress);
+    if (layout.dataRoot) await rm(layout.dataRoot, { recursive: true, force: true });
+  }
+  await rm(resolve(dir), { recursive: true, force: true });
 }
 
 export interface InstanceStatus {
@@ -303,11 +480,12 @@ export async function clusterStatus(
   const layout = await readClusterFile(resolve(dir));
   if (!layout) throw new ClusterError(`no cluster in ${resolve(dir)} (no cluster.json)`);
   const runAs = await serviceAccount();
+  const binDir = await reachableBinDir(layout.binDir, runAs);
   const instances = await Promise.all(
     instanceNames(layout.shards).map(async (name, index) => ({
       name,
       port: layout.port + index,
-      running: await isRunning(layout.binDir, join(resolve(dir), name), runAs),
+      running: await isRunning(binDir, join(layout.dataRoot ?? resolve(dir), name), runAs),
     })),
   );
   return { info: clusterInfo(resolve(dir), layout), instances };
@@ -337,9 +515,9 @@ export async function controlInstance(
   }
   const runAs = await serviceAccount();
   await runBinary(
-    layout.binDir,
+    await reachableBinDir(layout.binDir, runAs),
     'pg_ctl',
-    ['stop', '-w', '-m', mode, '-D', join(resolve(dir), name)],
+    ['stop', '-w', '-m', mode, '-D', join(layout.dataRoot ?? resolve(dir), name)],
     runAs,
   );
 }

@@ -6,9 +6,12 @@ import {
   UsageError,
 } from '../../src/cli/args.ts';
 import {
+  BINARIES_CACHE,
   clusterStatus,
   DEFAULT_PORT,
   DEFAULT_SHARDS,
+  RELOCATED_DATA,
+  removeCluster,
   startCluster,
   stopCluster,
 } from './cluster.ts';
@@ -18,6 +21,7 @@ Usage:
   npm run cluster -- start --dir DIR [--shards N] [--port P] [--fast] [--bin FOLDER]
   npm run cluster -- stop --dir DIR
   npm run cluster -- status --dir DIR
+  npm run cluster -- remove --dir DIR
 
 A local sharded PostgreSQL cluster for development and tests: a coordinator and N shard
 servers under DIR, from the pinned PostgreSQL 18 binaries (npm package
@@ -27,7 +31,12 @@ running, waits until every server accepts connections and prints
 DATABASE_URL=postgres://... as its last line: load data with
 npm run build-db -- --source <folder> --database <that url>, then serve with
 DATABASE_URL=<that url> npm run serve. Starting a started cluster is harmless.
+remove stops the cluster and deletes DIR and its data.
 As root, the servers run as the unprivileged account "postgres" (created if missing).
+Wherever the checkout or DIR lies, that account must reach the binaries and the data: when
+a folder on the way lets only root in (a clone under /root, a mktemp -d folder), the
+binaries are copied once to ${BINARIES_CACHE}/ and the data go to
+${RELOCATED_DATA}/<id>/ (cluster.json in DIR says where; remove deletes them).
 
 Options:
   --dir DIR        the cluster's folder (data, logs, sockets)
@@ -81,6 +90,10 @@ await runCli('cluster', async () => {
       await stopCluster(dir, progress);
       progress(`cluster in ${dir} stopped`);
       return;
+    case 'remove':
+      await removeCluster(dir, progress);
+      progress(`cluster in ${dir} removed`);
+      return;
     case 'status': {
       const { info, instances } = await clusterStatus(dir);
       for (const instance of instances) {
@@ -93,6 +106,6 @@ await runCli('cluster', async () => {
       return;
     }
     default:
-      throw new UsageError(`unknown command '${command}': expected start, stop or status`);
+      throw new UsageError(`unknown command '${command}': expected start, stop, status or remove`);
   }
 });
