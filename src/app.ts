@@ -85,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthPlugin);
   await app.register(userPlugin);
   await app.register(spendingPlugin, { cache: responseCacheOptions(config) });
-  await app.register(transactionsPlugin);
+  await app.register(transactionsPlugin, { heavyListsMax: config.HEAVY_LISTS_MAX });
   await app.register(linksPlugin);
   await app.register(accountsPlugin);
   await app.register(categoriesPlugin);

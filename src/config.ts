@@ -156,6 +156,11 @@ const envSchema = z
     QUERY_TIMEOUT_MS: positiveInt(10_000),
     /** Requests waiting for a free store connection beyond this answer 503 at once. */
     DB_MAX_QUEUE: wholeNumber(0, 256),
+    /**
+     * Unpaginated lists of more than HEAVY_LIST_ROWS transactions sent at once; one more answers
+     * 503 with Retry-After (0: no bound). Each costs a core for seconds and memory as it goes.
+     */
+    HEAVY_LISTS_MAX: wholeNumber(0, 2),
 
     /** Requests per token (or per address without a token) per RATE_LIMIT_WINDOW; 0 turns it off. */
     RATE_LIMIT_MAX: wholeNumber(0, 600),

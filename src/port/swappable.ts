@@ -157,7 +157,7 @@ export class SwappablePort implements PortSource {
     const message = error instanceof Error ? error.message : String(error);
     this.log.error(
       { reason, error: message, generation: this.handle.port.generation },
-      'new store refused: the current store keeps serving',
+      'new store refused: requests stay on the current store',
     );
     this.options.onReload?.('refused', this.handle.port.generation);
     return 'refused';

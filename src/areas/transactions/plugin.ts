@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,13 +14,29 @@ import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { pageRequest, paginated } from '../../http/pagination.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { notFoundResponse, protectedResponses, validationResponse } from '../../http/schemas.ts';
-import type { DailyTotalRecord, TransactionFilters } from '../../port/read-port.ts';
+import {
+  type DailyTotalRecord,
+  StoreUnavailableError,
+  type TransactionFilters,
+} from '../../port/read-port.ts';
 import { resolveCategories } from '../shared/categories-filter.ts';
 import { TransactionListQuery } from './query.ts';
 import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';
 import { listedTransaction, transactionListStream } from './stream.ts';
 
-export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
+/**
+ * An unpaginated list of more transactions than this is heavy: seconds of a core and a body of
+ * tens of megabytes. At most `heavyListsMax` are sent at once (HEAVY_LISTS_MAX).
+ */
+export const HEAVY_LIST_ROWS = 20_000;
+
+export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number }> = async (
+  app,
+  options,
+) => {
+  const heavyListsMax = options.heavyListsMax ?? 0;
+  let heavyLists = 0;
+
   app.get(
     '/v2/users/transactions',
     {
@@ -45,20 +62,41 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
           store.transactionCount(userId, filters),
           store.accounts(userId),
         ]);
-        const body = await transactionListStream(
-          total,
-          store.transactionChunks(userId, filters),
-          accounts,
-          (error) => {
-            // The answer has started: only a cut-short body tells the client, so the socket is
-            // destroyed (the chunked body never ends). The status line goes out first if the
-            // compressor still held it, so the client sees a broken 200, not a bare reset, and
-            // the framework takes it for a stream cut short rather than an error to answer.
-            request.server.faultLog.warn(request.log, 'list cut short: the store failed', error);
-            if (!reply.raw.headersSent) reply.raw.flushHeaders();
-            reply.raw.destroy();
-          },
-        );
+        const heavy = total > HEAVY_LIST_ROWS && heavyListsMax > 0;
+        if (heavy && heavyLists >= heavyListsMax) {
+          throw new StoreUnavailableError(
+            `${heavyLists} lists of over ${HEAVY_LIST_ROWS} transactions are being sent already`,
+          );
+        }
+        if (heavy) heavyLists++;
+        let done = !heavy;
+        const finished = () => {
+          if (!done) heavyLists--;
+          done = true;
+        };
+        let body: Readable;
+        try {
+          body = await transactionListStream(
+            total,
+            store.transactionChunks(userId, filters),
+            accounts,
+            (error) => {
+              // The answer has started: only a cut-short body tells the client, so the socket
+              // is destroyed (the chunked body never ends). The status line goes out first if
+              // the compressor still held it, so the client sees a broken 200, not a bare
+              // reset, and the framework takes it for a stream cut short, not an error to answer.
+              request.server.faultLog.warn(request.log, 'list cut short: the store failed', error);
+              if (!reply.raw.headersSent) reply.raw.flushHeaders();
+              reply.raw.destroy();
+            },
+          );
+        } catch (error) {
+          finished();
+          throw error;
+        }
+        // Sent, cut short or abandoned by the client: the stream or the response closes.
+        body.once('close', finished);
+        reply.raw.once('close', finished);
         markRevalidatable(request, reply);
         // A stream skips the response serializer: its bytes are written to the schema's shape.
         return reply.type('application/json; charset=utf-8').send(body as never);

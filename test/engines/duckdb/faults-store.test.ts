@@ -235,6 +235,7 @@ describe('a heavy list short of memory', () => {
       DUCKDB_MEMORY_LIMIT: '24MB',
       DUCKDB_MAX_TEMP_SIZE: '2MB',
       DB_POOL_SIZE: '4',
+      HEAVY_LISTS_MAX: '2',
     });
   }, 120_000);
   afterAll(() => stopServer(server));
@@ -251,17 +252,34 @@ describe('a heavy list short of memory', () => {
       },
       { path: '/v1/user', headers: bearer(other), truth: (body) => body.includes('"id"') },
     ];
-    const report = await underLoad(server.url, targets, () => sleep(12_000), {
+    const report = await underLoad(server.url, targets, () => sleep(8_000), {
       workers: 6,
       maxRequests: 400,
     });
     expectHonest(report);
     expect(report.verdicts.ok).toBeGreaterThan(0);
-    // Reads of a chunk at a time fit in 24 MB: the lists were answered, not refused.
+    // Reads of a chunk at a time fit in 24 MB: a list alone is answered whole.
     const whole = await get(`${server.url}/v2/users/transactions`, bearer(token));
     expect(judge(whole, listTruth(ids))).toBe('ok');
     expectAlive(server);
     expectBoundedLog(server.output(), 10);
+  }, 60_000);
+
+  it('at most HEAVY_LISTS_MAX heavy lists at once: the others 503 with Retry-After', async () => {
+    const verdicts = (
+      await Promise.all(
+        Array.from({ length: 5 }, () => get(`${server.url}/v2/users/transactions`, bearer(token))),
+      )
+    ).map((answer) => judge(answer, listTruth(ids)));
+    expect(verdicts.filter((v) => v === 'ok').length).toBeLessThanOrEqual(2);
+    expect(verdicts.filter((v) => v === 'unavailable').length).toBeGreaterThanOrEqual(3);
+    // Every slot was given back: two lists at once are served again.
+    const next = await Promise.all(
+      [1, 2].map(() => get(`${server.url}/v2/users/transactions`, bearer(token))),
+    );
+    expect(next.map((answer) => judge(answer, listTruth(ids)))).toEqual(['ok', 'ok']);
+    // Lighter lists are not counted: another user's list is served alongside.
+    expect((await get(`${server.url}/v2/users/transactions`, bearer(other))).status).toBe(200);
   }, 60_000);
 });
 
