@@ -1025,6 +1025,14 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getReadiness: {
@@ -1125,11 +1133,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -7,7 +7,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldCase, LOWER_RANGES } from '../src/domain/case-fold.ts';
+import { foldCase, LOWER_RANGES } from '../../src/domain/case-fold.ts';
 
 let instance: DuckDBInstance;
 beforeAll(async () => {
