@@ -56,7 +56,7 @@ describe('a later build removes what a killed one left', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'scripts/build-db.ts', '--source', DEMO_DIR, '--database', target],
-      { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'ignore', 'pipe'] },
+      { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'ignore', 'pipe'] },
     );
     // Killed once it has begun writing (its first progress line).
     await new Promise<void>((resolve) => child.stderr?.once('data', () => resolve()));
