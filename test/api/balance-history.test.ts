@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarPeriods } from '../../src/areas/shared/periods.ts';
+import { calendarPeriods } from '../../src/areas/common/periods.ts';
 import { type FinanceFixture, openFinanceFixture } from '../fixtures/api/finance.ts';
 
 let fx: FinanceFixture;

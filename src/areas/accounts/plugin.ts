@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { formatMoneyOrNull } from '../../domain/money.ts';
 import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses } from '../../http/schemas.ts';
-import { Account } from '../shared/account.ts';
+import { Account } from '../common/account.ts';
 
 export const AccountLatestBalance = z
   .object({

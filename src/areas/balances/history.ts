@@ -8,9 +8,9 @@ import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { BalancePointRecord } from '../../port/read-port.ts';
-import { Account } from '../shared/account.ts';
-import { boundedCalendarPeriods } from '../shared/periods.ts';
-import { assertWindowOrdered, windowQuery } from '../shared/window-query.ts';
+import { Account } from '../common/account.ts';
+import { boundedCalendarPeriods } from '../common/periods.ts';
+import { assertWindowOrdered, windowQuery } from '../common/window-query.ts';
 
 export const AccountBalancePoint = z
   .object({

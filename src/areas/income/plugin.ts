@@ -12,8 +12,8 @@ import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { PayStatementRecord } from '../../port/read-port.ts';
-import { boundedCalendarPeriods } from '../shared/periods.ts';
-import { assertWindowOrdered, windowQuery } from '../shared/window-query.ts';
+import { boundedCalendarPeriods } from '../common/periods.ts';
+import { assertWindowOrdered, windowQuery } from '../common/window-query.ts';
 
 export const PayrollIncome = z
   .object({

@@ -15,8 +15,8 @@ import { RequestValidationError, type ValidationErrorItem } from '../../http/fas
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
-import { resolveCategories } from '../shared/categories-filter.ts';
-import { windowProblem } from '../shared/window-query.ts';
+import { resolveCategories } from '../common/categories-filter.ts';
+import { windowProblem } from '../common/window-query.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
 
 /**

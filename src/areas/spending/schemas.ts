@@ -12,7 +12,7 @@ import {
   queryObject,
 } from '../../http/fastapi/index.ts';
 import { decimalString as decimal } from '../../http/money.ts';
-import { categoriesParameter } from '../shared/categories-filter.ts';
+import { categoriesParameter } from '../common/categories-filter.ts';
 
 const isoDate = (description: string) =>
   z

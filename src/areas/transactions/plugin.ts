@@ -19,7 +19,7 @@ import {
   StoreUnavailableError,
   type TransactionFilters,
 } from '../../port/read-port.ts';
-import { resolveCategories } from '../shared/categories-filter.ts';
+import { resolveCategories } from '../common/categories-filter.ts';
 import { TransactionListQuery } from './query.ts';
 import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';
 import { listedTransaction, transactionListStream } from './stream.ts';

@@ -1,7 +1,7 @@
 import { DIRECTIONS } from '../../domain/taxonomy.ts';
 import { qDate, qDecimal, qEnum, qList, qStr, queryObject } from '../../http/fastapi/index.ts';
 import { paginationQuery } from '../../http/pagination.ts';
-import { categoriesParameter } from '../shared/categories-filter.ts';
+import { categoriesParameter } from '../common/categories-filter.ts';
 
 export const TransactionListQuery = queryObject({
   transacted_at_from: qDate({

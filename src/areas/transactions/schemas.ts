@@ -3,7 +3,7 @@ import { CATEGORIES, DIRECTIONS } from '../../domain/taxonomy.ts';
 import { moneySchema } from '../../http/money.ts';
 import { paginationFields } from '../../http/pagination.ts';
 import { isoDate } from '../../http/schemas.ts';
-import { Account } from '../shared/account.ts';
+import { Account } from '../common/account.ts';
 
 /** Still imported from here by src/areas/income/plugin.ts; its home is http/schemas.ts. */
 
