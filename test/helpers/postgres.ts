@@ -1,6 +1,7 @@
 /** Stores on the test run's PostgreSQL cluster (setup/postgres-cluster.ts), and its tools. */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -14,15 +15,26 @@ import { makeTempDir } from './store.ts';
 
 const execFileAsync = promisify(execFile);
 
+/** The file `npm run <name>` runs with tsx, as package.json says. */
+function toolFile(name: string): string {
+  const scripts: Record<string, string> = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'),
+  ).scripts;
+  const file = /^tsx (\S+\.ts)$/.exec(scripts[name] ?? '')?.[1];
+  if (!file) throw new Error(`package.json has no "tsx <file>" script called ${name}`);
+  return file;
+}
+
 /**
- * Runs one of the command-line tools (`scripts/<name>.ts`) as a process, without a
+ * Runs one of the command-line tools (`npm run <name>`) as a process, without a
  * DATABASE_URL from the environment; resolves with its exit code and output, never rejects.
  */
 export async function runTool(name: string, args: string[]) {
+  const file = toolFile(name);
   try {
     const { stdout, stderr } = await execFileAsync(
       join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-      [`scripts/${name}.ts`, ...args],
+      [file, ...args],
       { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '' } },
     );
     return { code: 0, stdout, stderr };

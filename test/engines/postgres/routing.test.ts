@@ -151,27 +151,4 @@ describe('the text filter', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(plan).toMatch(/Remote SQL[^}]*strpos\(description_folded, 'geico'::text\)/);
   });
-
-  it('falls back to lower() on a generation loaded without the folded columns', async () => {
-    const databaseUrl = await createTestDatabase();
-    await loadStoreFile(databaseUrl, await buildDemoStore());
-    const older = new RecordingPool(databaseUrl);
-    try {
-      const current = await PostgresPort.open(older);
-      // The pool's sessions are read-only.
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(
-        `ALTER TABLE ${current.schema}.transactions DROP COLUMN description_folded, DROP COLUMN merchant_name_folded`,
-      );
-      await client.end();
-      const { rows, plan } = await remoteSqlOfTextSearch(await PostgresPort.open(older), older);
-      expect(rows.map((row) => row.id)).toEqual(
-        (await remoteSqlOfTextSearch(port, pool)).rows.map((row) => row.id),
-      );
-      expect(plan).toMatch(/Remote SQL[^}]*strpos\(lower\(description\), 'geico'::text\)/);
-    } finally {
-      await older.close();
-    }
-  });
 });
