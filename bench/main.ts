@@ -141,6 +141,8 @@ await runCli('bench', async () => {
     // throughput the server reaches, not how much it sheds (503).
     SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
     SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    SHED_MAX_HEAP_BYTES: '0',
+    SHED_MAX_RSS_BYTES: '0',
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${oldSpaceMb}`.trim(),
   };
   const started = new Date();

@@ -330,7 +330,14 @@ describe('configuration', () => {
       QUERY_TIMEOUT_MS: 10_000,
       MAX_HEADER_SIZE: 16_384,
       STORE_WATCH: true,
+      // Issue 23: one client's share, and pressure on what hurts, not on a busy loop.
+      CLIENT_MAX_IN_FLIGHT: 16,
+      SHED_MAX_EVENT_LOOP_DELAY_MS: 200,
+      SHED_MAX_EVENT_LOOP_UTILIZATION: 0,
+      SHED_MAX_HEAP_BYTES: 'auto',
+      SHED_MAX_RSS_BYTES: 'auto',
     });
+    expect(loadConfig({ SHED_MAX_RSS_BYTES: '1000000' }).SHED_MAX_RSS_BYTES).toBe(1_000_000);
     expect(config.METRICS_PORT).toBeUndefined();
     expect(config.TLS_CERT_FILE).toBeUndefined();
   });
@@ -344,6 +351,8 @@ describe('configuration', () => {
     [{ TLS_CERT_FILE: '/tmp/cert.pem' }, 'TLS_KEY_FILE'],
     [{ SHED_MAX_EVENT_LOOP_UTILIZATION: '2' }, 'SHED_MAX_EVENT_LOOP_UTILIZATION'],
     [{ STORE_WATCH: 'perhaps' }, 'STORE_WATCH'],
+    [{ SHED_MAX_HEAP_BYTES: 'lots' }, 'SHED_MAX_HEAP_BYTES'],
+    [{ CLIENT_MAX_IN_FLIGHT: '-1' }, 'CLIENT_MAX_IN_FLIGHT'],
   ])('a bad value stops start-up naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}=`));
