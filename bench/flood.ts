@@ -222,16 +222,20 @@ await runCli('flood', async () => {
       const deadline = Date.now() + seconds * 1000;
       while (Date.now() < deadline) {
         const started = Date.now();
-        const status = await fetch(`${url}/v2/users/spending?group_by=category&time_period=month`, {
-          headers: { authorization: `Bearer ${legitToken}` },
-          signal: AbortSignal.timeout(10_000),
-        }).then(
-          async (r) => {
-            await r.arrayBuffer();
-            return String(r.status);
-          },
-          (error: Error) => error.name,
-        );
+        let status: string;
+        try {
+          const response = await fetch(
+            `${url}/v2/users/spending?group_by=category&time_period=month`,
+            {
+              headers: { authorization: `Bearer ${legitToken}` },
+              signal: AbortSignal.timeout(10_000),
+            },
+          );
+          await response.arrayBuffer();
+          status = String(response.status);
+        } catch (error) {
+          status = (error as Error).name;
+        }
         count(legitStatuses, status);
         await sleep(Math.max(0, 200 - (Date.now() - started)));
       }
