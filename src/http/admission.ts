@@ -7,7 +7,7 @@
  * 1. Probes (`/healthz`, `/readyz`) are always let through: an orchestrator must see the truth,
  *    and one client's flood must not take the replica out of a load balancer for everyone.
  * 2. A malformed credential from an address past its failed-authentication budget: 429, no
- *    store lookup; so is a token that already failed within the window. A token that
+ *    store lookup; so is a token that already failed within the last second. A token that
  *    authenticated lately passes; another well-formed token is still looked up, so a new live
  *    token behind a shared address is served, but only `MAX_UNVERIFIED_LOOKUPS` such lookups
  *    per address run at once (429 `Retry-After: 1` beyond), so guessing from one address
@@ -25,8 +25,6 @@
  * Refused requests are not logged one by one: a summary every LOG_SUMMARY_MS says how many
  * were refused, why and for which clients, and pressure is logged when it starts and ends.
  */
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import fp from 'fastify-plugin';
@@ -76,16 +74,14 @@ const PROBES = new Set(['/healthz', '/readyz']);
 /** Store lookups of unverified tokens from one address past its failure budget, at once. */
 export const MAX_UNVERIFIED_LOOKUPS = 2;
 
+/** How long a token that failed is refused without a lookup, from a guessing address. */
+const FAILED_TOKEN_MS = 1000;
+
 /** Tokens that authenticated (or failed) lately, remembered at most, each. */
 const REMEMBERED_TOKENS = 10_000;
 
 const LOG_SUMMARY_MS = 10_000;
 
-const lastAnswer = Symbol('the last admitted answer on this connection');
-interface LastAnswer {
-  response: ServerResponse;
-  release: () => void;
-}
 const TOP_CLIENTS = 5;
 
 /**
@@ -232,8 +228,9 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
           return refuse(request, reply, 'auth_failures', client.label, 429, retry);
         }
         const failedAt = client.tokenHash === null ? undefined : failed.get(client.tokenHash);
-        if (failedAt !== undefined && Date.now() - failedAt < options.rateLimitWindowMs) {
-          // This very token failed lately: no second lookup while the address is guessing.
+        if (failedAt !== undefined && Date.now() - failedAt < FAILED_TOKEN_MS) {
+          // This very token failed within the second: no second lookup while the address is
+          // guessing. (A token minted meanwhile counts a second later, as the store promises.)
           return refuse(request, reply, 'auth_failures', client.label, 429, retry);
         }
         const running = unverifiedLookups.get(address) ?? 0;
@@ -275,16 +272,12 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
     }
     if (accounting) {
       const release = clients.start(client.key);
+      // Released once the whole answer is handed to the socket ('prefinish', emitted by end()),
+      // not when the socket reports it written ('finish', 'close'): on a busy loop those come
+      // late, after a client reading the answer may already have sent its next request, which
+      // would then count as a second one running. 'close' covers an answer never ended.
+      reply.raw.once('prefinish', release);
       reply.raw.once('close', release);
-      // A keep-alive client sends its next request once it has read the answer, which may be
-      // before this process sees the answer's 'close' (a busy loop runs that callback late):
-      // a new request on the connection releases the last one if its answer has ended.
-      const socket = request.raw.socket as (Socket & { [lastAnswer]?: LastAnswer }) | null;
-      if (socket) {
-        const last = socket[lastAnswer];
-        if (last?.response.writableEnded) last.release();
-        socket[lastAnswer] = { response: reply.raw, release };
-      }
     }
     if (limiting && client.tokenHash !== null) {
       const tokenHash = client.tokenHash;
