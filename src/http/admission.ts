@@ -17,7 +17,8 @@
  * 4. The client's concurrency (CLIENT_MAX_IN_FLIGHT requests running at once): 429 with
  *    `Retry-After: 1`. One client cannot fill the store's queue for the others.
  * 5. Pressure (event-loop delay, heap, RSS; load-shedding.ts): only a heavy client, one with a
- *    request running or past its fair share of the last second, gets 503 with `Retry-After`.
+ *    request running or past its fair share of the last second (the mean of what the active
+ *    clients asked, refused requests included), gets 503 with `Retry-After`.
  *    Everyone else is served.
  * 6. Admitted: the request counts against the client's rate limit (refused ones never do) and
  *    its concurrency until its response ends.
@@ -218,6 +219,7 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
   app.addHook('onRequest', (request, reply, done) => {
     if (PROBES.has(request.routeOptions.url ?? '')) return done();
     const client = clientKey(request);
+    if (accounting) clients.arrive(client.key);
 
     if (limiting && request.headers.authorization !== undefined && !request.is404) {
       const address = `ip:${request.ip}`;

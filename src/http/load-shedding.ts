@@ -133,7 +133,7 @@ export class PressureMonitor {
 
 interface ClientState {
   inFlight: number;
-  /** Requests admitted in the current window and in the one before. */
+  /** Requests that arrived in the current window and in the one before. */
   current: number;
   previous: number;
 }
@@ -160,23 +160,35 @@ export class ClientLoad {
     return state.inFlight > 0 || Math.max(state.current, state.previous) > this.fairShare;
   }
 
-  /** Counts an admitted request; call the returned function once when it is answered. */
+  /**
+   * Counts a request as it arrives, admitted or not: the fair share is measured on what
+   * clients ask, so a flood being refused still counts as the flood it is.
+   */
+  arrive(key: string): void {
+    const state = this.stateOf(key);
+    if (state) state.current++;
+  }
+
+  /** Counts an admitted request as running; call the returned function once it is answered. */
   start(key: string): () => void {
-    let state = this.clients.get(key);
-    if (!state) {
-      if (this.clients.size >= this.maxClients) return () => {};
-      state = { inFlight: 0, current: 0, previous: 0 };
-      this.clients.set(key, state);
-    }
-    const tracked = state;
+    const tracked = this.stateOf(key);
+    if (!tracked) return () => {};
     tracked.inFlight++;
-    tracked.current++;
     let done = false;
     return () => {
       if (done) return;
       done = true;
       tracked.inFlight--;
     };
+  }
+
+  private stateOf(key: string): ClientState | undefined {
+    let state = this.clients.get(key);
+    if (!state && this.clients.size < this.maxClients) {
+      state = { inFlight: 0, current: 0, previous: 0 };
+      this.clients.set(key, state);
+    }
+    return state;
   }
 
   /** Starts a new window: the fair share is the mean of the window that ends. */
