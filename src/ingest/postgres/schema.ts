@@ -72,6 +72,9 @@ function postgresType(type: ColumnKind, collation: TextCollation): string {
   }
 }
 
+/** A transaction text column folded by DuckDB's lower() (the loader stores both). */
+export const foldedColumn = (column: 'description' | 'merchant_name') => `${column}_folded`;
+
 /**
  * Columns stored beyond the contract's: the user on tables that reach it through an account
  * (the partition key), and on transactions the account facts and the platform flag that
@@ -79,7 +82,6 @@ function postgresType(type: ColumnKind, collation: TextCollation): string {
  * description and merchant name folded by DuckDB's lower() (the text filter's folding, as
  * domain/case-fold.ts; transactions.ts).
  */
-
 const extraColumns = (table: ShardedTable, collation: TextCollation): PgColumn[] =>
   ({
     balances: [{ name: 'user_id', type: text(collation) }],
