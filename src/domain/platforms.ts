@@ -365,11 +365,11 @@ function wordGroup(list: readonly string[]): string {
 const namesOf = (spellings: readonly string[]): string => spellings.map(namePattern).join('|');
 
 /**
- * Any guard as a prefix from a word start. Guards sharing a first word share it in the pattern
+ * Any guard, as a prefix (no word start). Guards sharing a first word share it in the pattern
  * ("kraken (jr|sushi|...)"): DuckDB compiles the pattern on every execution, and its cost grows
  * with the pattern's length.
  */
-function anyPrefixOf(guards: readonly string[]): string {
+function anyGuardOf(guards: readonly string[]): string {
   const byFirstWord = new Map<string, string[]>();
   for (const guard of guards) {
     const [first = '', ...rest] = wordsOf(guard).words;
@@ -377,40 +377,48 @@ function anyPrefixOf(guards: readonly string[]): string {
     tails.push(rest.join(SEPARATORS));
     byFirstWord.set(first, tails);
   }
-  const body = [...byFirstWord].map(([first, tails]) =>
-    // A one-word guard (empty tail) covers every longer guard of that word.
-    tails.includes('') ? first : `${first}${SEPARATORS}(${[...new Set(tails)].join('|')})`,
-  );
-  return `${WORD_START}(${body.join('|')})`;
+  return [...byFirstWord]
+    .map(([first, tails]) =>
+      // A one-word guard (empty tail) covers every longer guard of that word.
+      tails.includes('') ? first : `${first}${SEPARATORS}(${[...new Set(tails)].join('|')})`,
+    )
+    .join('|');
 }
 
-/**
- * Names followed, as the first or second word after them in their field, by a trade word. The
- * name is group 2 (what `regexp_extract_all` and `matchAll` read).
- */
-function tradedNames(names: string, trade: string): string {
-  const tail = `(${BETWEEN_WORDS}[a-z]+){0,${NAME_TAIL_WORDS - 1}}${BETWEEN_WORDS}${trade}`;
-  return `${WORD_START}(${names})${tail}`;
+/** A spelling's or a guard's key: its words run together ("e trade" -> "etrade"). */
+const keyOf = (spelling: string) => wordsOf(spelling).words.join('');
+
+/** A name or a look-alike as written, as keys are written: letters and digits only. */
+export const KEY_TEXT = '[^a-z0-9]';
+
+/** Which platform a written name or look-alike is: by its key (see CompiledPlatformMatcher). */
+export interface PlatformKey {
+  key: string;
+  /** A spelling ending in `*` (or a guard): the written text starts with the key. */
+  prefix: boolean;
+  /** The platform's index in the list. */
+  platform: number;
 }
-
-/** Never matches: the text holds one field break, never two. */
-const NO_NAME = '\\n\\n';
-
-const named = (names: string) => `${WORD_START}(${names})${WORD_END}`;
 
 /** The rules as regular expressions, valid in RE2 (DuckDB) and JavaScript alike. */
 export interface CompiledPlatformMatcher {
-  /** Any platform's name. */
+  /** Any platform's name, from a word start to a word end. */
   platform: string;
-  /** Any guard (a pattern matching nothing when there is none). */
-  guard: string;
-  /** Any name followed by a trade word; group 2 is the name as written. */
-  traded: string;
   /**
-   * Per platform: its name; `traded`, matching its name among the traded names found (each on a
-   * line of its own, the list starting and ending with a line break); its guards, or null.
+   * Group 2 is a name as written from a word start, with the letters that follow it: a name
+   * when its key text (KEY_TEXT removed) is a spelling's key, or starts with a prefix
+   * spelling's key ("robinhoods" is none). The match ends on the name, so a name right after
+   * it is read too.
    */
-  platforms: ReadonlyArray<{ named: string; traded: string; guard: string | null }>;
+  names: string;
+  /**
+   * Group 2 is a look-alike as written from a word start: a name followed, as the first or
+   * second word after it in its field, by a trade word, or a guard. Its key text starts with
+   * the key of its platform's spelling or guard.
+   */
+  lookalikes: string;
+  nameKeys: readonly PlatformKey[];
+  lookalikeKeys: readonly PlatformKey[];
 }
 
 export function compilePlatformMatcher(
@@ -418,18 +426,23 @@ export function compilePlatformMatcher(
 ): CompiledPlatformMatcher {
   const allNames = namesOf(platforms.flatMap((platform) => platform.spellings));
   const guards = platforms.flatMap((platform) => platform.guards);
+  const tail = `(${BETWEEN_WORDS}[a-z]+){0,${NAME_TAIL_WORDS - 1}}${BETWEEN_WORDS}${wordGroup(TRADE_WORDS)}`;
+  const nameKeys = platforms.flatMap((platform, index) =>
+    platform.spellings.map((spelling) => ({
+      key: keyOf(spelling),
+      prefix: wordsOf(spelling).prefix,
+      platform: index,
+    })),
+  );
+  const guardKeys = platforms.flatMap((platform, index) =>
+    platform.guards.map((guard) => ({ key: keyOf(guard), prefix: true, platform: index })),
+  );
   return {
-    platform: named(allNames),
-    guard: guards.length ? anyPrefixOf(guards) : NO_NAME,
-    traded: tradedNames(allNames, wordGroup(TRADE_WORDS)),
-    platforms: platforms.map((platform) => {
-      const names = namesOf(platform.spellings);
-      return {
-        named: named(names),
-        traded: `\\n(${names})\\n`,
-        guard: platform.guards.length ? anyPrefixOf(platform.guards) : null,
-      };
-    }),
+    platform: `${WORD_START}(${allNames})${WORD_END}`,
+    names: `${WORD_START}((${allNames})[a-z]*)`,
+    lookalikes: `${WORD_START}((${allNames})${tail}${guards.length ? `|${anyGuardOf(guards)}` : ''})`,
+    nameKeys,
+    lookalikeKeys: [...nameKeys.map((key) => ({ ...key, prefix: true })), ...guardKeys],
   };
 }
 
@@ -447,25 +460,16 @@ export function platformText(
   return `${lowerField(merchantName)}${FIELD_BREAK}${lowerField(description)}`;
 }
 
-interface PlatformRegExps {
-  platform: RegExp;
-  guard: RegExp;
-  traded: RegExp;
-  platforms: ReadonlyArray<{ named: RegExp; traded: RegExp; guard: RegExp | null }>;
+/** The platform of a written name or look-alike: the first key it is (or starts with). */
+function platformOf(written: string, keys: readonly PlatformKey[]): number | undefined {
+  const text = written.replace(new RegExp(KEY_TEXT, 'g'), '');
+  return keys.find(({ key, prefix }) => (prefix ? text.startsWith(key) : text === key))?.platform;
 }
 
-function regExpsOf(matcher: CompiledPlatformMatcher): PlatformRegExps {
-  const regExp = (pattern: string) => new RegExp(pattern);
-  return {
-    platform: regExp(matcher.platform),
-    guard: regExp(matcher.guard),
-    traded: new RegExp(matcher.traded, 'g'),
-    platforms: matcher.platforms.map((platform) => ({
-      named: regExp(platform.named),
-      traded: regExp(platform.traded),
-      guard: platform.guard === null ? null : regExp(platform.guard),
-    })),
-  };
+interface PlatformRegExps {
+  platform: RegExp;
+  names: RegExp;
+  lookalikes: RegExp;
 }
 
 const REGEXPS = new WeakMap<CompiledPlatformMatcher, PlatformRegExps>();
@@ -477,22 +481,26 @@ export function namesInvestmentPlatform(
   description: string | null | undefined,
   matcher?: CompiledPlatformMatcher,
 ): boolean {
-  if (!matcher) {
-    defaultMatcher ??= compilePlatformMatcher();
-    matcher = defaultMatcher;
-  }
-  let rules = REGEXPS.get(matcher);
-  if (!rules) {
-    rules = regExpsOf(matcher);
-    REGEXPS.set(matcher, rules);
+  defaultMatcher ??= compilePlatformMatcher();
+  const rules = matcher ?? defaultMatcher;
+  let regExps = REGEXPS.get(rules);
+  if (!regExps) {
+    regExps = {
+      platform: new RegExp(rules.platform),
+      names: new RegExp(rules.names, 'g'),
+      lookalikes: new RegExp(rules.lookalikes, 'g'),
+    };
+    REGEXPS.set(rules, regExps);
   }
   const text = platformText(merchantName, description);
-  if (!rules.platform.test(text)) return false;
+  if (!regExps.platform.test(text)) return false;
   // As regexp_extract_all: leftmost-first matches, each search starting where the last ended.
-  const traded = `\n${[...text.matchAll(rules.traded)].map((match) => match[2]).join('\n')}\n`;
-  if (traded === '\n\n' && !rules.guard.test(text)) return true;
-  return rules.platforms.some(
-    (platform) =>
-      platform.named.test(text) && !platform.traded.test(traded) && !platform.guard?.test(text),
+  const written = (pattern: RegExp) => [...text.matchAll(pattern)].map((match) => match[2] ?? '');
+  const ruledOut = new Set(
+    written(regExps.lookalikes).map((lookalike) => platformOf(lookalike, rules.lookalikeKeys)),
   );
+  return written(regExps.names).some((name) => {
+    const platform = platformOf(name, rules.nameKeys);
+    return platform !== undefined && !ruledOut.has(platform);
+  });
 }

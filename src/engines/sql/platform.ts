@@ -5,43 +5,57 @@
  * with other rules is refused (contract/store-format.ts).
  */
 import { createHash } from 'node:crypto';
-import { type CompiledPlatformMatcher, compilePlatformMatcher } from '../../domain/platforms.ts';
+import {
+  type CompiledPlatformMatcher,
+  compilePlatformMatcher,
+  KEY_TEXT,
+  type PlatformKey,
+} from '../../domain/platforms.ts';
 
 const literal = (pattern: string) => `'${pattern.replaceAll("'", "''")}'`;
 
+/** Keys as a constant list of structs. */
+const keysSql = (keys: readonly PlatformKey[]) =>
+  `[${keys.map(({ key, prefix, platform }) => `{'key': ${literal(key)}, 'prefix': ${prefix}, 'platform': ${platform}}`).join(', ')}]`;
+
+/** The key texts of the matches' group 2 (KEY_TEXT removed). */
+const keyTextsSql = (textSql: string, pattern: string) =>
+  `list_transform(regexp_extract_all(${textSql}, ${literal(pattern)}, 2),
+        lambda written: regexp_replace(written, ${literal(KEY_TEXT)}, '', 'g'))`;
+
+/** The platform of a key text by a list of keys (platformOf in JavaScript), or NULL. */
+const platformOfSql = (keyText: string, keys: string) =>
+  `list_filter(${keys}, lambda k: CASE WHEN k.prefix THEN starts_with(${keyText}, k.key)
+        ELSE ${keyText} = k.key END)[1].platform`;
+
 /**
  * A SQL boolean expression: does `textSql` (platformTextSql) name an investment platform? When
- * no platform's name is in it, false; when one is and no look-alike is (no name followed by a
- * trade word, no guard), true; otherwise a platform counts when its name is in the text and
- * none of its look-alikes is, in either field ("LES SCHWAB" + "SCHWAB #0123" no, "ROBINHOOD" +
- * "LES SCHWAB REFERRAL" yes).
+ * no platform's name is in it, false; otherwise the platforms of the names it holds, less the
+ * platforms of the look-alikes it holds (in either field): true when one is left ("LES SCHWAB"
+ * + "SCHWAB #0123" no, "ROBINHOOD" + "LES SCHWAB REFERRAL" yes). Names and look-alikes are
+ * extracted once each and told apart by their keys, not by a pattern per platform.
  *
  * The patterns are this module's constants, never request input. DuckDB compiles a constant
- * pattern once per execution of a statement with parameters, but again and again inside a
- * lambda: every constant pattern is outside the lambdas, which only test the candidates' small
- * `traded` patterns (a value, compiled per row) against the traded names. Those steps run only
- * for the rare rows with a look-alike (CASE branches run only for the rows reaching them, where
- * AND and OR evaluate every operand).
+ * pattern once per execution of a statement with parameters but again and again inside a
+ * lambda, and builds a constant list once per row inside one: the extractions and the key
+ * lists are the fields of one struct, outside the lambdas, which only strip and compare keys.
+ * Only the rows naming a platform reach them.
  */
 export function namesInvestmentPlatformSql(
   textSql: string,
   matcher: CompiledPlatformMatcher = compilePlatformMatcher(),
 ): string {
-  const matches = (text: string, pattern: string) => `regexp_matches(${text}, ${literal(pattern)})`;
-  // A candidate: a platform named and not guarded, as its `traded` pattern (else NULL).
-  const candidates = matcher.platforms.map(({ named, traded, guard }) => {
-    const unguarded =
-      guard === null
-        ? literal(traded)
-        : `CASE WHEN NOT ${matches(textSql, guard)} THEN ${literal(traded)} END`;
-    return `CASE WHEN ${matches(textSql, named)} THEN ${unguarded} END`;
-  });
-  const tradedNames = `chr(10) || array_to_string(regexp_extract_all(${textSql}, ${literal(matcher.traded)}, 2), chr(10)) || chr(10)`;
-  return `CASE WHEN NOT ${matches(textSql, matcher.platform)} THEN false
-    WHEN NOT ${matches(textSql, matcher.traded)} AND NOT ${matches(textSql, matcher.guard)} THEN true
-    ELSE list_transform([{'traded_names': ${tradedNames}, 'candidates': [${candidates.join(',\n        ')}]}],
-      lambda row: len(list_filter(row.candidates,
-        lambda traded: NOT regexp_matches(row.traded_names, traded))) > 0)[1] END`;
+  const found = `{'names': ${keyTextsSql(textSql, matcher.names)},
+      'lookalikes': ${keyTextsSql(textSql, matcher.lookalikes)},
+      'name_keys': ${keysSql(matcher.nameKeys)},
+      'lookalike_keys': ${keysSql(matcher.lookalikeKeys)}}`;
+  const ruledOut = `list_transform(found.lookalikes,
+        lambda lookalike: ${platformOfSql('lookalike', 'found.lookalike_keys')})`;
+  return `CASE WHEN NOT regexp_matches(${textSql}, ${literal(matcher.platform)}) THEN false
+    ELSE list_transform([${found}], lambda found: len(list_filter(
+      list_transform(found.names, lambda name: ${platformOfSql('name', 'found.name_keys')}),
+      lambda platform: platform IS NOT NULL AND NOT list_contains(${ruledOut}, platform))) > 0)[1]
+    END`;
 }
 
 const lowerSql = (sql: string) => `replace(lower(coalesce(${sql}, '')), chr(10), ' ')`;

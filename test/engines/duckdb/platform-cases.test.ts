@@ -11,6 +11,7 @@ import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  compilePlatformMatcher,
   INVESTMENT_PLATFORMS,
   NAME_TAIL_WORDS,
   namesInvestmentPlatform,
@@ -169,6 +170,16 @@ describe('settled cases: query-time SQL and the JavaScript matcher', () => {
     }
     const decided = await decideAll(cases);
     expect(decided.filter((row) => row.sql !== false || row.js !== false)).toEqual([]);
+  });
+
+  it('a key that begins another key is of the same platform (names and look-alikes map by key)', () => {
+    const { lookalikeKeys } = compilePlatformMatcher();
+    const clashes = lookalikeKeys.flatMap((a) =>
+      lookalikeKeys
+        .filter((b) => b.key.startsWith(a.key) && b.platform !== a.platform)
+        .map((b) => `${a.key} (${a.platform}) / ${b.key} (${b.platform})`),
+    );
+    expect(clashes).toEqual([]);
   });
 
   it('trade words are single lower-case words or prefixes, listed once', () => {
