@@ -72,9 +72,6 @@ function postgresType(type: ColumnKind, collation: TextCollation): string {
   }
 }
 
-/** A transaction text column folded by DuckDB's lower() (the loader stores both). */
-export const foldedColumn = (column: 'description' | 'merchant_name') => `${column}_folded`;
-
 /**
  * Columns stored beyond the contract's: the user on tables that reach it through an account
  * (the partition key), and on transactions the account facts and the platform flag that
