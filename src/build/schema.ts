@@ -214,6 +214,36 @@ export const COLUMNS = Object.fromEntries(
 
 export const STORE_META_TABLE = 'store_meta';
 
+/**
+ * Each table's key: what a change set's rows are matched on (an upsert replaces the stored row
+ * with the same key, `<table>.deleted.csv` names keys to remove). Unique in a store.
+ */
+export const TABLE_KEYS: Record<TableName, readonly string[]> = {
+  users: ['id'],
+  access_tokens: ['token_hash'],
+  links: ['id'],
+  accounts: ['id'],
+  transactions: ['id'],
+  balances: ['account_id', 'as_of'],
+  pay_statements: ['id'],
+  liabilities: ['account_id'],
+};
+
+/** The key's columns of a table, as the contract defines them. */
+export function keyColumns(table: TableName): Column[] {
+  return TABLE_KEYS[table].map(
+    (name) => TABLES[table].columns.find((column) => column.name === name) as Column,
+  );
+}
+
+/**
+ * The change log (build/changes.ts): per applied change set (`seq`), per user, each transaction
+ * whose listed form changed, as it was before (`before`, null when absent) and after (`after`,
+ * null when removed), each the listed row as JSON text. `change_sets` names each applied one.
+ */
+export const CHANGE_LOG_TABLE = 'change_log';
+export const CHANGE_SETS_TABLE = 'change_sets';
+
 /** Physical order of each table: a user's rows share few row groups, so zone maps prune. */
 export const TABLE_ORDER: Record<TableName, string> = {
   users: 'id',
@@ -269,18 +299,38 @@ export interface StoredExtraColumn {
 export function schemaDdl(
   extraColumns: Partial<Record<TableName, readonly StoredExtraColumn[]>> = {},
 ): string[] {
-  const enums = Object.entries(ENUM_TYPES).map(
+  return [...enumDdl(), ...tableDdl(extraColumns), ...metaDdl()];
+}
+
+/** The ENUM types of the store. */
+export function enumDdl(): string[] {
+  return Object.entries(ENUM_TYPES).map(
     ([name, values]) => `CREATE TYPE ${name} AS ENUM (${values.map(sqlString).join(', ')})`,
   );
-  const tables = TABLE_NAMES.map((name) => {
+}
+
+/** The contract's tables (plus derived columns), optionally in another schema. */
+export function tableDdl(
+  extraColumns: Partial<Record<TableName, readonly StoredExtraColumn[]>> = {},
+  schema = '',
+): string[] {
+  return TABLE_NAMES.map((name) => {
     const columns = TABLES[name].columns.map((column) => {
       const notNull = column.required || column.default !== undefined ? ' NOT NULL' : '';
       return `  ${column.name} ${duckdbType(column.type)}${notNull}`;
     });
     for (const extra of extraColumns[name] ?? []) columns.push(`  ${extra.name} ${extra.type}`);
-    return `CREATE TABLE ${name} (\n${columns.join(',\n')}\n)`;
+    return `CREATE TABLE ${schema ? `${schema}.` : ''}${name} (\n${columns.join(',\n')}\n)`;
   });
+}
+
+function metaDdl(): string[] {
   // platform_rules: the fingerprint of the rules behind transactions.to_platform (build-derived.ts).
-  const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL, platform_rules VARCHAR)`;
-  return [...enums, ...tables, meta];
+  // lineage: the generation of the full build this store descends from by change sets; seq: how
+  // many change sets were applied since; log_floor: the oldest seq the change log still covers;
+  // cursor_key: the secret sync cursors are signed with (kept across builds).
+  const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL, platform_rules VARCHAR, lineage VARCHAR, seq INTEGER, log_floor INTEGER, cursor_key VARCHAR)`;
+  const log = `CREATE TABLE ${CHANGE_LOG_TABLE} (seq INTEGER NOT NULL, user_id VARCHAR NOT NULL, id VARCHAR NOT NULL, before VARCHAR, after VARCHAR)`;
+  const sets = `CREATE TABLE ${CHANGE_SETS_TABLE} (seq INTEGER NOT NULL, generation VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL)`;
+  return [meta, log, sets];
 }
