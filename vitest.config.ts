@@ -31,6 +31,7 @@ const BEHAVIOUR_SUITES = [
   'test/defects-windows.test.ts',
   'test/discovery.test.ts',
   'test/transactions-filters.test.ts',
+  'test/transactions-sync.test.ts',
 ];
 
 export default defineConfig({

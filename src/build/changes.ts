@@ -15,6 +15,7 @@
  * rollups are derived again, and the change log's entries. The engine's writer applies it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { TransactionChange, TransactionRecord } from '../port/read-port.ts';
 import {
   BuildInputError,
   castExpression,
@@ -524,6 +525,17 @@ function deltaSql(): string[] {
      ORDER BY user_id, id`,
   );
   return statements;
+}
+
+/** A change log row as a change: its images (JSON text of listed rows) parsed. */
+export function changeOf(row: {
+  id: string;
+  before: string | null;
+  after: string | null;
+}): TransactionChange {
+  const parse = (image: string | null) =>
+    image === null ? null : (JSON.parse(image) as TransactionRecord);
+  return { id: row.id, before: parse(row.before), after: parse(row.after) };
 }
 
 /** How long the change log is kept: a number of change sets, or of days. */

@@ -2,13 +2,16 @@
  * The DuckDB adapter of the read port: one store file, opened read-only through a hardened
  * connection pool. Each method's SQL lives in this folder, one module per area.
  */
+import { createHash } from 'node:crypto';
 import { TABLE_NAMES } from '../../build/schema.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import type {
   AccountRecord,
+  ChangeRange,
   PageWindow,
   ReadPort,
+  SyncState,
   TokenOwner,
   TransactionFilters,
 } from '../../port/read-port.ts';
@@ -30,6 +33,25 @@ export interface DuckDbPortOptions extends DuckDbPoolOptions {
   tokens?: FollowedTokens;
 }
 
+/**
+ * The store's place among change sets (store_meta); a store built before change sets is the
+ * start of its own lineage, its cursors signed with a key derived from it.
+ */
+async function syncStateOf(pool: DuckDbPool): Promise<SyncState> {
+  const [row] = await pool.query('SELECT * FROM store_meta LIMIT 1');
+  const generation = String(row?.generation ?? pool.generation);
+  const key = row?.cursor_key;
+  return {
+    lineage: typeof row?.lineage === 'string' ? row.lineage : generation,
+    seq: Number(row?.seq ?? 0),
+    logFloor: Number(row?.log_floor ?? 0),
+    cursorKey:
+      typeof key === 'string' && key
+        ? key
+        : createHash('sha256').update(`sync:${generation}`).digest('base64url'),
+  };
+}
+
 /** Users known to exist, per port (one generation): bounded, cleared when full. */
 const KNOWN_USERS_LIMIT = 100_000;
 
@@ -40,6 +62,7 @@ export class DuckDbPort implements ReadPort {
   private constructor(
     /** The connection pool, for the few callers that need raw SQL (benchmarks, tests). */
     readonly pool: DuckDbPool,
+    readonly sync: SyncState,
     /** How the spending analysis reads (the store's fastest). */
     private readonly spendingReads: SpendingReads,
     /** The store's transactions carry their account's type. */
@@ -57,8 +80,16 @@ export class DuckDbPort implements ReadPort {
       for (const table of TABLE_NAMES) await pool.query(`SELECT * FROM ${table} LIMIT 0`);
       const spendingReads = await spendingReadsOf(pool);
       const accountFacts = await transactions.hasAccountFacts(pool);
+      const sync = await syncStateOf(pool);
       followed ??= await FollowedTokens.open(tokensPathFor(path));
-      return new DuckDbPort(pool, spendingReads, accountFacts, followed, tokens === undefined);
+      return new DuckDbPort(
+        pool,
+        sync,
+        spendingReads,
+        accountFacts,
+        followed,
+        tokens === undefined,
+      );
     } catch (error) {
       if (tokens === undefined) followed?.close();
       await pool.close();
@@ -121,6 +152,14 @@ export class DuckDbPort implements ReadPort {
 
   transaction(userId: string, id: string) {
     return transactions.transaction(this.pool, this.accountFacts, userId, id);
+  }
+
+  transactionsById(userId: string, after: string | null, limit: number) {
+    return transactions.transactionsById(this.pool, this.accountFacts, userId, after, limit);
+  }
+
+  transactionChanges(userId: string, range: ChangeRange) {
+    return transactions.transactionChanges(this.pool, userId, range);
   }
 
   links(userId: string, page: PageWindow) {

@@ -1,6 +1,10 @@
+import { changeOf } from '../../build/changes.ts';
+import { CHANGE_LOG_TABLE } from '../../build/schema.ts';
 import type {
+  ChangeRange,
   DailyTotalRecord,
   PageWindow,
+  TransactionChange,
   TransactionFilters,
   TransactionRecord,
   TransactionsPage,
@@ -122,6 +126,59 @@ const ONE_SQL = (accountFacts: boolean) => {
 };
 
 const ONE = { true: ONE_SQL(true), false: ONE_SQL(false) };
+
+/** $1 user, $2 the last id read (NULL: from the first), $3 how many. */
+const BY_ID_SQL = (accountFacts: boolean) => {
+  const { from, type } = SOURCE(accountFacts);
+  return `
+  SELECT ${COLUMNS(type)}
+  FROM ${from}
+  WHERE t.user_id = $1::VARCHAR AND ($2::VARCHAR IS NULL OR t.id > $2::VARCHAR)
+  ORDER BY t.id
+  LIMIT $3::BIGINT`;
+};
+
+const BY_ID = { true: BY_ID_SQL(true), false: BY_ID_SQL(false) };
+
+/**
+ * The user's net changes over change sets $2 (exclusive) to $3 (inclusive), ids after $4, $5 at
+ * most: each transaction as it was before the first entry of the range and after its last.
+ */
+const CHANGES_SQL = `
+  SELECT id, first(before ORDER BY seq) AS before, first(after ORDER BY seq DESC) AS after
+  FROM ${CHANGE_LOG_TABLE}
+  WHERE user_id = $1::VARCHAR AND seq > $2::INTEGER AND seq <= $3::INTEGER
+    AND ($4::VARCHAR IS NULL OR id > $4::VARCHAR)
+  GROUP BY id
+  HAVING first(before ORDER BY seq) IS DISTINCT FROM first(after ORDER BY seq DESC)
+  ORDER BY id
+  LIMIT $5::BIGINT`;
+
+export async function transactionsById(
+  db: DuckDbPool,
+  accountFacts: boolean,
+  userId: string,
+  after: string | null,
+  limit: number,
+): Promise<TransactionRecord[]> {
+  return db.query<TransactionRecord & Record<string, unknown>>(BY_ID[`${accountFacts}`], [
+    userId,
+    after,
+    limit,
+  ]);
+}
+
+export async function transactionChanges(
+  db: DuckDbPool,
+  userId: string,
+  range: ChangeRange,
+): Promise<TransactionChange[]> {
+  const rows = await db.query<{ id: string; before: string | null; after: string | null }>(
+    CHANGES_SQL,
+    [userId, range.from, range.to, range.after, range.limit],
+  );
+  return rows.map(changeOf);
+}
 
 /** The page's order, over the page statement's columns. */
 const NEWEST_FIRST = 'r.transacted_at DESC, r.id DESC';

@@ -4,14 +4,17 @@
  * coordinator prunes it to that user's bucket and runs it on one shard. The connection pool is
  * shared by the generations a server reads in turn; tokens are read from the coordinator.
  */
+import { createHash } from 'node:crypto';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import {
   type AccountRecord,
+  type ChangeRange,
   type PageWindow,
   PartsUnavailableError,
   type ReadPort,
   StoreUnavailableError,
+  type SyncState,
   type TokenOwner,
   type TransactionFilters,
 } from '../../port/read-port.ts';
@@ -20,7 +23,7 @@ import * as accounts from './accounts.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
 import { PgPool, type PgPoolOptions } from './pool.ts';
-import { CURRENT_GENERATION_SQL } from './schema.ts';
+import { CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './schema.ts';
 import { SpendingQueries } from './spending.ts';
 import { SHARD_PROBE_PREFIX } from './topology.ts';
 import { TransactionQueries } from './transactions.ts';
@@ -62,6 +65,38 @@ export async function currentGeneration(pool: PgPool): Promise<Published> {
   return row;
 }
 
+/**
+ * The generation's place among change sets and the cursors' key (read with it: a generation
+ * published meanwhile is read by the next port). A cluster loaded before change sets is the
+ * start of its own lineage, without a change log.
+ */
+async function syncStateOf(
+  pool: PgPool,
+  published: Published,
+): Promise<{ sync: SyncState; dataSchema: string | null }> {
+  const [row] = await pool
+    .query<{
+      lineage: string | null;
+      data_schema: string | null;
+      seq: number | null;
+      log_floor: number | null;
+      cursor_key: string | null;
+    }>(SYNC_STATE_SQL)
+    .catch(() => []);
+  const current = row?.lineage !== null && row?.lineage !== undefined;
+  return {
+    sync: {
+      lineage: current ? (row?.lineage as string) : published.generation,
+      seq: current ? Number(row?.seq ?? 0) : 0,
+      logFloor: current ? Number(row?.log_floor ?? 0) : 0,
+      cursorKey:
+        row?.cursor_key ??
+        createHash('sha256').update(`sync:${published.generation}`).digest('base64url'),
+    },
+    dataSchema: current ? (row?.data_schema ?? null) : null,
+  };
+}
+
 export class PostgresPort implements ReadPort {
   private readonly knownUsers = new Set<string>();
   private readonly accountsByUser = new Map<string, Promise<AccountRecord[]>>();
@@ -71,11 +106,13 @@ export class PostgresPort implements ReadPort {
   private constructor(
     readonly pool: PgPool,
     private readonly published: Published,
+    readonly sync: SyncState,
+    dataSchema: string | null,
     private readonly tokens: FollowedTokens | undefined,
     private readonly ownsPool: boolean,
     spendingQueries: SpendingQueries,
   ) {
-    this.transactionQueries = new TransactionQueries(pool, published.schema_name);
+    this.transactionQueries = new TransactionQueries(pool, published.schema_name, dataSchema);
     this.spendingQueries = spendingQueries;
   }
 
@@ -92,7 +129,16 @@ export class PostgresPort implements ReadPort {
     try {
       const published = await currentGeneration(pool);
       const spending = await SpendingQueries.of(pool, published.schema_name);
-      return new PostgresPort(pool, published, tokens, typeof target === 'string', spending);
+      const { sync, dataSchema } = await syncStateOf(pool, published);
+      return new PostgresPort(
+        pool,
+        published,
+        sync,
+        dataSchema,
+        tokens,
+        typeof target === 'string',
+        spending,
+      );
     } catch (error) {
       if (typeof target === 'string') await pool.close();
       throw error;
@@ -194,6 +240,14 @@ export class PostgresPort implements ReadPort {
 
   transaction(userId: string, id: string) {
     return this.transactionQueries.transaction(userId, id);
+  }
+
+  transactionsById(userId: string, after: string | null, limit: number) {
+    return this.transactionQueries.transactionsById(userId, after, limit);
+  }
+
+  transactionChanges(userId: string, range: ChangeRange) {
+    return this.transactionQueries.transactionChanges(userId, range);
   }
 
   links(userId: string, page: PageWindow) {
