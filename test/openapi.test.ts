@@ -101,6 +101,7 @@ describe('the document', () => {
       'GET /v1/users/spending',
       'GET /v2/users/spending',
       'GET /v2/users/transactions',
+      'GET /v2/users/transactions/sync',
       'GET /v2/users/transactions/{id}',
     ]);
     expect(new Set(operations.map((o) => o.operation.operationId)).size).toBe(operations.length);
@@ -342,6 +343,7 @@ describe('the document', () => {
       'x-request-id',
       'ETag',
       'Cache-Control',
+      'X-Store-Generation',
       'RateLimit-Limit',
       'RateLimit-Remaining',
       'RateLimit-Reset',

@@ -114,6 +114,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/transactions/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sync transactions
+         * @description What changed in the user’s transactions since a cursor: `added`, `modified` (as the list shows them) and `removed` (ids), the net change between the data the cursor stands at and the current data, `count` changes a page, by transaction id. Without a cursor every current transaction is added. While `has_more` is true, ask again with `next_cursor`: every page of one sync reads the data it started on, even if newer data is published meanwhile. Once `has_more` is false, keep `next_cursor`: the next sync starts there. Following the cursors from none to the end reproduces the unpaginated list exactly; syncing again from the last cursor yields exactly what changed since. A cursor older than the change log the store keeps (or issued before the store was rebuilt in full) answers 410: sync again without one. A cursor that is not one of ours (edited, truncated, another user’s) answers 422.
+         */
+        get: operations["syncTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/users/transactions/{id}": {
         parameters: {
             query?: never;
@@ -891,6 +911,24 @@ export interface components {
             /** @description One entry per day present in `transactions`, newest first. */
             daily_totals: components["schemas"]["DailyTotal"][];
         };
+        /** @description A transaction removed since the cursor. */
+        RemovedTransaction: {
+            /** @description The id of a transaction no longer there. */
+            id: string;
+        };
+        /** @description One page of the net change of the user’s transactions between the cursor and the data the sync started on: `count` changes at most, ordered by transaction id across the three lists. */
+        TransactionSyncResponse: {
+            /** @description Transactions there now that were not at the cursor (every current one without a cursor), by id, as the list shows them. */
+            added: components["schemas"]["Transaction"][];
+            /** @description Transactions there at the cursor and now whose listed fields changed, by id, as they are now. */
+            modified: components["schemas"]["Transaction"][];
+            /** @description Transactions there at the cursor that are not any more, by id. */
+            removed: components["schemas"]["RemovedTransaction"][];
+            /** @description While `has_more`: the cursor of the next page of this sync (which keeps reading the data it started on). Otherwise: where the next sync starts. */
+            next_cursor: string;
+            /** @description More changes of this sync follow: ask again with `next_cursor`. */
+            has_more: boolean;
+        };
         /** @description The token owner's profile */
         UserProfile: {
             id: string;
@@ -920,6 +958,8 @@ export interface components {
         Link: string;
         /** @description Weak entity tag of the answer: the same for the same user, query, day and data; send it back in `If-None-Match` to get 304 while nothing changed */
         ETag: string;
+        /** @description The store generation the answer was computed from (the data as one build or change set published it; `/readyz` names the current one): on every answer to an authenticated request. A new value means new data, and new ETags */
+        StoreGeneration: string;
         /** @description `private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else */
         CacheControl: string;
         /** @description Seconds to wait before retrying: the server is overloaded, or the store (or the shard holding the user) cannot answer now */
@@ -1047,6 +1087,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1062,6 +1103,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1110,6 +1152,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1165,6 +1208,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1184,6 +1228,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1239,6 +1284,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1254,6 +1300,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1320,6 +1367,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1352,6 +1400,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1371,6 +1420,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1426,6 +1476,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1444,6 +1495,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1510,6 +1562,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1542,6 +1595,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1561,6 +1615,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1618,6 +1673,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1633,6 +1689,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1699,6 +1756,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1731,6 +1789,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1750,6 +1809,202 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    syncTransactions: {
+        parameters: {
+            query?: {
+                /** @description Where the last sync ended (its `next_cursor`), or where a sync under way goes on (the page before’s `next_cursor` while `has_more`). Omit it (or send it empty) to start from nothing: every current transaction is then `added`. Opaque: send it back as received. */
+                cursor?: string;
+                /** @description Changes per page, 1 to 500; default 100. */
+                count?: number;
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionSyncResponse"];
+                };
+            };
+            /** @description Not Modified: the `If-None-Match` entity tag is the current one; no body, keep using your copy */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This cursor is older than the change log this store keeps (or the store was rebuilt since): sync again without a cursor."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description URI Too Long: the URL exceeds the server’s limit */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Internal Server Error: a bug on our side, never with internals in the body */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1787,6 +2042,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1802,6 +2058,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1850,6 +2107,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1900,6 +2158,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1919,6 +2178,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1958,6 +2218,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1973,6 +2234,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2039,6 +2301,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2071,6 +2334,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2090,6 +2354,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2124,6 +2389,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2139,6 +2405,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2224,6 +2491,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2243,6 +2511,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2277,6 +2546,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2292,6 +2562,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2377,6 +2648,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2396,6 +2668,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2430,6 +2703,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2445,6 +2719,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2530,6 +2805,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2549,6 +2825,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2590,6 +2867,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2605,6 +2883,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2671,6 +2950,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2703,6 +2983,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2722,6 +3003,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2761,6 +3043,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2776,6 +3059,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2842,6 +3126,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2874,6 +3159,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2893,6 +3179,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2927,6 +3214,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2942,6 +3230,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3027,6 +3316,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3046,6 +3336,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];

@@ -31,7 +31,7 @@ import {
   TransactionSyncResponse,
 } from './schemas.ts';
 import { listedTransaction, transactionListStream } from './stream.ts';
-import { type CursorState, decodeCursor, encodeCursor, syncPage } from './sync.ts';
+import { type CursorState, decodeCursor, encodeCursor, SYNC_GONE, syncPage } from './sync.ts';
 
 export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -149,10 +149,6 @@ export const transactionsPlugin: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/** The 410's detail: what the client does next. */
-export const SYNC_GONE =
-  'This cursor is older than the change log this store keeps (or the store was rebuilt since): sync again without a cursor.';
 
 const TransactionParams = z.object({
   id: z
