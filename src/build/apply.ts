@@ -72,7 +72,7 @@ export interface StoreState {
 }
 
 /** A stored row is read when one of the conditions holds (SQL over the store's table `t`). */
-export function conditionsSql(conditions: readonly Condition[]): string {
+function conditionsSql(conditions: readonly Condition[]): string {
   return conditions
     .map((condition) =>
       condition.columns.length === 1
@@ -120,7 +120,7 @@ async function readState(conn: DuckDBConnection, schema: string): Promise<StoreS
  * The oldest seq cursors may still stand at once change set `seq` is applied: every change
  * set within the span is kept (see docs/data-contract.md, "The change log").
  */
-export function logFloorSql(
+function logFloorSql(
   span: LogSpan,
   state: StoreState,
   seq: number,
