@@ -71,25 +71,21 @@ export interface StoreState {
   logFloor: number;
 }
 
-/** A stored row is read when one of the conditions holds (SQL over the store's table `t`). */
-function conditionsSql(conditions: readonly Condition[]): string {
-  return conditions
-    .map((condition) =>
-      condition.columns.length === 1
-        ? `t.${condition.columns[0]} IN (SELECT k FROM ${condition.set})`
-        : `EXISTS (SELECT 1 FROM ${condition.set} w WHERE ${condition.columns
-            .map((column) => `w.${column} = t.${column}`)
-            .join(' AND ')})`,
-    )
-    .join(' OR ');
-}
-
 /** Reads the stored rows from a DuckDB store attached as `schema`. */
 const duckdbReader = (schema: string): StoreReader => ({
   async read(conn, table, conditions) {
-    await conn.run(
-      `INSERT INTO cur.${table} SELECT * FROM ${schema}.${table} t WHERE ${conditionsSql(conditions)}`,
-    );
+    // One semi join per condition (an OR of them would scan the table row by row), each
+    // adding the rows not read yet.
+    const read = TABLE_KEYS[table].map((key) => `c.${key} = t.${key}`).join(' AND ');
+    for (const condition of conditions) {
+      await conn.run(
+        `INSERT INTO cur.${table} SELECT t.* FROM ${schema}.${table} t
+         SEMI JOIN ${condition.set} w ON ${condition.columns
+           .map((column) => `w.${condition.columns.length === 1 ? 'k' : column} = t.${column}`)
+           .join(' AND ')}
+         WHERE NOT EXISTS (SELECT 1 FROM cur.${table} c WHERE ${read})`,
+      );
+    }
   },
 });
 
@@ -120,12 +116,7 @@ async function readState(conn: DuckDBConnection, schema: string): Promise<StoreS
  * The oldest seq cursors may still stand at once change set `seq` is applied: every change
  * set within the span is kept (see docs/data-contract.md, "The change log").
  */
-function logFloorSql(
-  span: LogSpan,
-  state: StoreState,
-  seq: number,
-  changeSets: string,
-): string {
+function logFloorSql(span: LogSpan, state: StoreState, seq: number, changeSets: string): string {
   if ('changeSets' in span) return `SELECT ${Math.max(state.logFloor, seq - span.changeSets)}`;
   return `SELECT greatest(${state.logFloor}, coalesce(max(seq), ${state.logFloor}))
           FROM ${changeSets} WHERE applied_at <= CAST(now() AS TIMESTAMP) - INTERVAL ${span.days} DAY`;
@@ -142,8 +133,10 @@ async function writeDelta(
   generation: string,
   source: string,
   span: LogSpan,
+  progress: (line: string) => void,
 ): Promise<number> {
   const seq = state.seq + 1;
+  let step = performance.now();
   for (const table of TABLE_NAMES) {
     await conn.run(
       `DELETE FROM out.${table} t USING delta.gone_${table} g WHERE ${sameKey(table, 't', 'g')}`,
@@ -152,6 +145,8 @@ async function writeDelta(
       `INSERT INTO out.${table} SELECT * FROM delta.new_${table} ORDER BY ${TABLE_ORDER[table]}`,
     );
   }
+  progress(`  rows removed and written (${seconds(step)})`);
+  step = performance.now();
   const hasRollups = await conn.run(`SELECT 1 FROM out.${SPENDING_DAILY_TABLE} LIMIT 0`).then(
     () => true,
     () => false,
@@ -165,6 +160,7 @@ async function writeDelta(
     )) {
       await conn.run(statement);
     }
+    progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
   }
   await conn.run(
     `INSERT INTO out.${CHANGE_LOG_TABLE} SELECT ${seq}, user_id, id, before, after FROM delta.log ORDER BY user_id, id`,
@@ -224,8 +220,10 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
         throw new Error(`${target} changed while the change set was applied; nothing was replaced`);
       }
       const generation = newGeneration();
-      const floor = await writeDelta(conn, state, generation, changesDir, span);
+      const floor = await writeDelta(conn, state, generation, changesDir, span, progress);
+      const checkpoint = performance.now();
       await conn.run('CHECKPOINT out');
+      progress(`  checkpointed (${seconds(checkpoint)})`);
       await conn.run('DETACH out');
       progress(`wrote change set ${state.seq + 1} into the copy (${seconds(step)})`);
       conn.closeSync();

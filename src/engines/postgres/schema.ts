@@ -107,12 +107,7 @@ const SHARD_INDEXES: Record<ShardedTable, string[]> = {
   links: ['user_id, created_at, id'],
   accounts: ['user_id, id'],
   // By id alone too: a change set finds the stored rows it replaces or removes by their key.
-  transactions: [
-    'user_id, transacted_at, id',
-    'user_id, amount',
-    'user_id, merchant_name',
-    'id',
-  ],
+  transactions: ['user_id, transacted_at, id', 'user_id, amount', 'user_id, merchant_name', 'id'],
   balances: ['user_id, account_id, as_of'],
   pay_statements: ['user_id, pay_date, id'],
   liabilities: ['user_id, account_id'],
