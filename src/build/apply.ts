@@ -20,7 +20,6 @@ import { seconds } from './build.ts';
 import {
   type ChangeInputs,
   type ChangeSummary,
-  type Condition,
   DEFAULT_LOG_SPAN,
   findChangeInputs,
   type LogSpan,

@@ -99,64 +99,74 @@ function clusterReader(
   scratchDir: string,
 ): StoreReader {
   return {
+    // One statement per condition (an OR of them would keep the shard from using each one's
+    // index), each adding the rows not read yet.
     async read(conn, table, conditions) {
-      const params: unknown[] = [];
-      const param = (value: unknown, type: string) => {
-        params.push(value);
-        return `$${params.length}::${type}`;
-      };
-      const parts: string[] = [];
-      for (const condition of conditions) {
+      for (const [index, condition] of conditions.entries()) {
+        const params: unknown[] = [];
+        const param = (value: unknown, type: string) => {
+          params.push(value);
+          return `$${params.length}::${type}`;
+        };
         const arrays = await keyArrays(conn, condition);
         if ((arrays[0] ?? []).length === 0) continue;
+        let where: string;
         if (condition.columns.length === 2) {
-          parts.push(
-            `(t.account_id, t.as_of) IN (SELECT * FROM unnest(${param(arrays[0], 'text[]')}, ${param(arrays[1], 'date[]')}))`,
+          where = `(t.account_id, t.as_of) IN (SELECT * FROM unnest(${param(arrays[0], 'text[]')}, ${param(arrays[1], 'date[]')}))`;
+        } else {
+          const column = condition.columns[0] as string;
+          where = `t.${column} = ANY(${param(arrays[0], 'text[]')})`;
+          if (column === 'account_id' && table !== 'accounts') {
+            const [users] = (
+              await conn.runAndReadAll(
+                `SELECT list(DISTINCT user_id) AS users FROM cur.accounts WHERE id IN (SELECT k FROM ${condition.set})`,
+              )
+            ).getRowObjectsJson();
+            where += ` AND t.user_id = ANY(${param(users?.users ?? [], 'text[]')})`;
+          }
+        }
+        const columns = TABLES[table].columns.map((column) => `t.${column.name}`);
+        if (table === 'transactions') {
+          columns.push(
+            'CASE WHEN t.account_type IS NOT NULL THEN t.user_id END',
+            't.account_type',
+            't.account_link_id',
+            't.to_platform',
           );
-          continue;
         }
-        const column = condition.columns[0] as string;
-        let where = `t.${column} = ANY(${param(arrays[0], 'text[]')})`;
-        if (column === 'account_id' && table !== 'accounts') {
-          const [users] = (
-            await conn.runAndReadAll(
-              `SELECT list(DISTINCT user_id) AS users FROM cur.accounts WHERE id IN (SELECT k FROM ${condition.set})`,
-            )
-          ).getRowObjectsJson();
-          where += ` AND t.user_id = ANY(${param(users?.users ?? [], 'text[]')})`;
-        }
-        parts.push(`(${where})`);
-      }
-      if (parts.length === 0) return;
-      const columns = TABLES[table].columns.map((column) => `t.${column.name}`);
-      if (table === 'transactions') {
-        columns.push(
-          'CASE WHEN t.account_type IS NOT NULL THEN t.user_id END',
-          't.account_type',
-          't.account_link_id',
-          't.to_platform',
+        const from =
+          table === 'access_tokens' ? 'public.access_tokens' : `${state.schema}.${table}`;
+        const { rows } = await coordinator.query<Record<string, string | null>>({
+          text: `SELECT ${columns.join(', ')} FROM ${from} t WHERE ${where}`,
+          values: params,
+          rowMode: 'array',
+          types: RAW_TEXT,
+        } as pg.QueryConfig);
+        if (rows.length === 0) continue;
+        const file = join(scratchDir, `cur-${table}-${index}.csv`);
+        await writeFile(
+          file,
+          (rows as unknown as (string | null)[][])
+            .map((row) => row.map((value) => csvField(value)).join(','))
+            .join('\n'),
+        );
+        const types = Object.fromEntries(columns.map((_, k) => [`c${k}`, 'VARCHAR']));
+        const key = TABLE_KEYS[table];
+        const names = [
+          ...TABLES[table].columns.map((column) => column.name),
+          ...(table === 'transactions'
+            ? ['account_user_id', 'account_type', 'account_link_id', 'to_platform']
+            : []),
+        ];
+        await conn.run(
+          `INSERT INTO cur.${table}
+           SELECT * FROM read_csv(${quote(file)}, header = false, columns = ${duckdbStruct(types)},
+             quote = '"', escape = '"') r (${names.join(', ')})
+           WHERE NOT EXISTS (SELECT 1 FROM cur.${table} c WHERE ${key
+             .map((name) => `CAST(c.${name} AS VARCHAR) = r.${name}`)
+             .join(' AND ')})`,
         );
       }
-      const from = table === 'access_tokens' ? 'public.access_tokens' : `${state.schema}.${table}`;
-      const { rows } = await coordinator.query<Record<string, string | null>>({
-        text: `SELECT ${columns.join(', ')} FROM ${from} t WHERE ${parts.join(' OR ')}`,
-        values: params,
-        rowMode: 'array',
-        types: RAW_TEXT,
-      } as pg.QueryConfig);
-      if (rows.length === 0) return;
-      const file = join(scratchDir, `cur-${table}.csv`);
-      await writeFile(
-        file,
-        (rows as unknown as (string | null)[][])
-          .map((row) => row.map((value) => csvField(value)).join(','))
-          .join('\n'),
-      );
-      const types = Object.fromEntries(columns.map((_, index) => [`c${index}`, 'VARCHAR']));
-      await conn.run(
-        `INSERT INTO cur.${table} SELECT * FROM read_csv(${quote(file)}, header = false,
-           columns = ${duckdbStruct(types)}, quote = '"', escape = '"')`,
-      );
     },
   };
 }
