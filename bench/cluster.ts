@@ -48,13 +48,8 @@ async function run<T>(url: string, work: (client: pg.Client) => Promise<T>): Pro
   }
 }
 
-/** The store's database on the cluster (created and loaded when missing or stale); its URL. */
-export async function ensureClusterStore(
-  cluster: ClusterInfo,
-  store: BenchStore,
-  progress: (line: string) => void,
-): Promise<string> {
-  const database = `bench_${store.spec.label.toLowerCase().replace(/[^0-9a-z]/g, '_')}`;
+/** A database of this name on the coordinator and on each shard (created when missing), its shard servers configured; its URL. */
+export async function clusterDatabase(cluster: ClusterInfo, database: string): Promise<string> {
   for (const url of [cluster.databaseUrl, ...cluster.shardUrls]) {
     await run(url, async (client) => {
       const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
@@ -64,15 +59,28 @@ export async function ensureClusterStore(
     });
   }
   const databaseUrl = withDatabase(cluster.databaseUrl, database);
+  await run(databaseUrl, (client) =>
+    configureShardServers(
+      client,
+      cluster.shardUrls.map((url) => new URL(withDatabase(url, database))),
+    ),
+  );
+  return databaseUrl;
+}
+
+/** The store's database on the cluster (created and loaded when missing or stale); its URL. */
+export async function ensureClusterStore(
+  cluster: ClusterInfo,
+  store: BenchStore,
+  progress: (line: string) => void,
+): Promise<string> {
+  const database = `bench_${store.spec.label.toLowerCase().replace(/[^0-9a-z]/g, '_')}`;
+  const databaseUrl = await clusterDatabase(cluster, database);
   const file = await stat(store.databasePath);
   // The store file and the code that lays it out on the cluster: either changing reloads it.
   const layout = await codeHash(['src/ingest/postgres', 'src/contract']);
   const source = `${store.databasePath}@${file.size}:${file.mtimeMs}#${layout}`;
   const loaded = await run(databaseUrl, async (client) => {
-    await configureShardServers(
-      client,
-      cluster.shardUrls.map((url) => new URL(withDatabase(url, database))),
-    );
     const meta = await client
       .query<{ source: string }>('SELECT source FROM public.store_meta')
       .catch(() => ({ rows: [] as { source: string }[] }));

@@ -3,6 +3,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseCliArgs, parseIntegerOption, runCli, UsageError } from '../src/cli/args.ts';
 import { ensureClusterStore, startBenchCluster, stopBenchCluster } from './cluster.ts';
+import { type IngestResult, judgeIngest, runIngest } from './ingest.ts';
 import { runPhase } from './phase.ts';
 import { clusterLabel, formatSideBySide, formatTable, judgeTargets, type Row } from './report.ts';
 import { comparisonScenarios, mainScenarios, type Scenario, TODAY } from './scenarios.ts';
@@ -43,6 +44,10 @@ Options:
   --only TEXT             run only the scenarios whose name contains TEXT
   --no-comparison         skip the size-independence comparison store
   --no-engine             skip the engine ceiling
+  --no-ingest             skip the ingest: a change set of 10,000 transactions (8,000 new,
+                          1,500 modified, 500 removed, over 2,000 users) applied with
+                          build-db --changes beside a full rebuild, while a server is read,
+                          then the sync feed's pages (per backend)
   --rebuild               regenerate and rebuild the stores
   --out FILE              JSON result path (default bench/results/<date>-<full|quick>.json)
   --strict                exit 3 when a target is missed
@@ -87,6 +92,7 @@ await runCli('bench', async () => {
     only: { type: 'string' },
     'no-comparison': { type: 'boolean' },
     'no-engine': { type: 'boolean' },
+    'no-ingest': { type: 'boolean' },
     rebuild: { type: 'boolean' },
     out: { type: 'string' },
     strict: { type: 'boolean' },
@@ -171,6 +177,7 @@ await runCli('bench', async () => {
     jobPath,
   };
   const rows: Row[] = [];
+  const ingests: IngestResult[] = [];
   const cluster = backends.includes('postgres') ? await startBenchCluster(progress) : null;
   try {
     for (const engine of backends) {
@@ -183,14 +190,25 @@ await runCli('bench', async () => {
               databaseUrl: await ensureClusterStore(cluster, store, progress),
             }
           : store;
-      const main = await onEngine(mainStore);
-      rows.push(
-        ...(await runPhase(
-          { store: main, set: 'main', scenarios: select(mainScenarios(), main) },
-          progress,
-          phaseOptions,
-        )),
-      );
+      const scenarios = select(mainScenarios(), mainStore);
+      if (scenarios.length > 0) {
+        const main = await onEngine(mainStore);
+        rows.push(
+          ...(await runPhase({ store: main, set: 'main', scenarios }, progress, phaseOptions)),
+        );
+      }
+      if (args['no-ingest'] !== true) {
+        ingests.push(
+          await runIngest({
+            engine: engine as 'duckdb' | 'postgres',
+            store: mainStore,
+            cluster,
+            env,
+            seconds,
+            progress,
+          }),
+        );
+      }
       if (comparisonStore) {
         const comparison = await onEngine(comparisonStore);
         rows.push(
@@ -220,15 +238,18 @@ await runCli('bench', async () => {
   };
   const labelOn = (engine: string, label: string) =>
     engine === 'postgres' ? clusterLabel(label) : label;
-  const targets = backends.flatMap((engine) =>
-    judgeTargets(
-      rows,
-      labelOn(engine, mainStore.spec.label),
-      comparisonStore ? labelOn(engine, comparisonStore.spec.label) : null,
-    ).map((target) =>
-      backends.length > 1 ? { ...target, text: `${engine}: ${target.text}` } : target,
+  const targets = [
+    ...ingests.flatMap(judgeIngest),
+    ...backends.flatMap((engine) =>
+      judgeTargets(
+        rows,
+        labelOn(engine, mainStore.spec.label),
+        comparisonStore ? labelOn(engine, comparisonStore.spec.label) : null,
+      ).map((target) =>
+        backends.length > 1 ? { ...target, text: `${engine}: ${target.text}` } : target,
+      ),
     ),
-  );
+  ];
   const table =
     backends.length > 1
       ? `${formatTable(rows)}\n\nside by side:\n${formatSideBySide(rows)}`
@@ -271,6 +292,7 @@ await runCli('bench', async () => {
           sizeBytes: store?.sizeBytes,
         })),
         rows,
+        ingest: ingests,
         targets,
       },
       null,

@@ -1,12 +1,20 @@
-import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
+import { parseCliArgs, runCli, UsageError } from '../src/cli/args.ts';
 import { databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
+import { applyChanges } from '../src/ingest/apply.ts';
 import { BuildInputError, buildStore } from '../src/ingest/build.ts';
-import { buildPostgresStore, isPostgresUrl } from '../src/ingest/postgres/build.ts';
+import { DEFAULT_LOG_SPAN, type LogSpan, parseLogSpan } from '../src/ingest/changes.ts';
+import {
+  applyPostgresChanges,
+  buildPostgresStore,
+  isPostgresUrl,
+} from '../src/ingest/postgres/build.ts';
 
 const HELP = `
 Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--tokens <file>]
                           [--allow-empty]
        npm run build-db -- --source <folder> --database postgres://... [--allow-empty]
+       npm run build-db -- --changes <folder> --database <file.duckdb|postgres://...>
+                          [--keep-log <n>|<n>d] [--tokens <file>]
 
 Builds the analytical store from a folder holding one file per table (users.csv,
 accounts.csv, links.csv, transactions.csv required; access_tokens, balances,
@@ -24,8 +32,18 @@ same checks run, then the data is loaded as a new generation and published atomi
 readers see the old data or the new, never a mix, and a failed load leaves the old data
 serving. Tokens of an access_tokens input join the coordinator's token table.
 
+With --changes, a change set is applied to the published store as a new generation
+(docs/data-contract.md, "Change sets"): the folder holds any of the tables' files, whose
+rows replace the stored rows with the same key or are added, and <table>.deleted.csv
+files naming the keys of rows to remove. The store it would leave is checked as a build
+checks its input (same <file>:<line>: <reason> errors, nothing changes on refusal); the
+derived data of the users it touches is derived again; the change log records which
+transactions each user saw added, modified or removed (GET /v2/users/transactions/sync).
+Loads of one store run one at a time; servers follow the new generation by themselves.
+
 Options:
-  --source <folder>    folder with the input files
+  --source <folder>    folder with the input files (a full build)
+  --changes <folder>   folder with a change set to apply to the existing store
   --database <file|url>  store to create or replace: a DuckDB file or a postgres://
                        URL (default: $DATABASE_URL if set, else $DATABASE_PATH, else
                        data/finance.duckdb)
@@ -33,19 +51,46 @@ Options:
                        $TOKENS_PATH, else beside the store: finance.tokens.duckdb)
   --allow-empty        build even when users, links, accounts or transactions has
                        no rows (a header-only file); refused by default
+  --keep-log <n>|<n>d  with --changes: keep the change log for the last n change sets,
+                       or for the change sets of the last n days (default ${spanText(DEFAULT_LOG_SPAN)});
+                       a sync cursor older than that answers 410
   -h, --help           show this help
 
-Exit codes: 0 built, 1 bad input or failure, 2 wrong usage.
+Exit codes: 0 built or applied, 1 bad input or failure, 2 wrong usage.
 `;
+
+function spanText(span: LogSpan): string {
+  return 'days' in span ? `${span.days}d: ${span.days} days` : `${span.changeSets} change sets`;
+}
 
 await runCli('build-db', async () => {
   const args = parseCliArgs(HELP, {
     source: { type: 'string' },
+    changes: { type: 'string' },
     database: { type: 'string' },
     tokens: { type: 'string' },
     'allow-empty': { type: 'boolean' },
+    'keep-log': { type: 'string' },
   });
-  const sourceDir = requireOption(args.source, 'source');
+  if (args.source !== undefined && args.changes !== undefined) {
+    throw new UsageError('--source (a full build) and --changes (a change set) exclude each other');
+  }
+  const sourceDir = args.source ?? args.changes;
+  if (!sourceDir) throw new UsageError('missing required option --source (or --changes)');
+  const changes = args.changes !== undefined;
+  if (!changes && args['keep-log'] !== undefined) {
+    throw new UsageError('--keep-log applies to --changes only');
+  }
+  if (changes && args['allow-empty'] !== undefined) {
+    throw new UsageError('--allow-empty applies to --source only');
+  }
+  const keepLog =
+    args['keep-log'] === undefined ? DEFAULT_LOG_SPAN : parseLogSpan(args['keep-log']);
+  if (!keepLog) {
+    throw new UsageError(
+      `--keep-log must be a number of change sets (30) or of days (31d), got '${args['keep-log']}'`,
+    );
+  }
   const databasePath = args.database ?? (process.env.DATABASE_URL || databasePathFromEnv());
   const target = isPostgresUrl(databasePath) ? new URL(databasePath) : undefined;
   if (target && args.tokens !== undefined) {
@@ -53,7 +98,27 @@ await runCli('build-db', async () => {
       '--tokens is for a DuckDB store; a cluster keeps its tokens on the coordinator',
     );
   }
+  const onProgress = (line: string) => process.stderr.write(`${line}\n`);
   try {
+    if (changes) {
+      if (target) {
+        await applyPostgresChanges({
+          changesDir: sourceDir,
+          databaseUrl: databasePath,
+          keepLog,
+          onProgress,
+        });
+      } else {
+        await applyChanges({
+          changesDir: sourceDir,
+          databasePath,
+          tokensPath: args.tokens ?? tokensPathFromEnv(databasePath),
+          keepLog,
+          onProgress,
+        });
+      }
+      return;
+    }
     if (target) {
       await buildPostgresStore({
         sourceDir,
@@ -74,6 +139,7 @@ await runCli('build-db', async () => {
     if (!(error instanceof BuildInputError)) throw error;
     for (const problem of error.problems) process.stderr.write(`${problem}\n`);
     const where = target ? `the cluster at ${target.host}` : databasePath;
-    throw new Error(`build stopped on the problems shown above; ${where} was not changed`);
+    const what = changes ? 'change set refused' : 'build stopped';
+    throw new Error(`${what} on the problems shown above; ${where} was not changed`);
   }
 });

@@ -118,11 +118,18 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
   'GET /v1/users/liabilities': [{ name: 'liabilities', url: '/v1/users/liabilities', status: 200 }],
   'GET /v1/accounts': [{ name: 'accounts', url: '/v1/accounts', status: 200 }],
   'GET /v1/categories': [{ name: 'categories', url: '/v1/categories', status: 200 }],
+  'GET /v2/users/transactions/sync': [
+    { name: 'first_sync', url: '/v2/users/transactions/sync?count=2', status: 200 },
+    { name: 'invalid_cursor', url: '/v2/users/transactions/sync?cursor=not-a-cursor', status: 422 },
+  ],
   'GET /v2/users/transactions/{id}': [
     { name: 'transaction', url: '/v2/users/transactions/txn_hdujbn8vlpyyux57fol1', status: 200 },
     { name: 'not_yours_or_none', url: '/v2/users/transactions/txn_nope', status: 404 },
   ],
 };
+
+/** A sync cursor as the examples show it (a real one is signed with the store's own key). */
+const EXAMPLE_CURSOR = 'WzEsIjE3ZmM5ZTc3YjQ0MGEzNjEiLDAsMCwidHhuXzAwYjEiXQ.3q2TJzj7xkq5oYl8u0HdCA';
 
 /** Fixed values for the fields that change on every request. */
 function stabilized(value: unknown): unknown {
@@ -130,6 +137,8 @@ function stabilized(value: unknown): unknown {
   const body = { ...(value as Record<string, unknown>) };
   if ('created_at' in body && 'request_id' in body) body.created_at = EXAMPLE_CREATED_AT;
   if ('store_generation' in body) body.store_generation = EXAMPLE_STORE_GENERATION;
+  // Signed with the store's own key: a fixed one stands for it.
+  if ('next_cursor' in body) body.next_cursor = EXAMPLE_CURSOR;
   return body;
 }
 

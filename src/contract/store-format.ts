@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * The layout build-db writes: tables, derived columns and rollups. Raise it whenever a change
- * means a store built before it would be read wrongly.
+ * means a store built before it would be read wrongly (3: the change log and sync cursors).
  */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
 
 /** A new store's generation. */
 export function newGeneration(): string {

@@ -214,6 +214,36 @@ export const COLUMNS = Object.fromEntries(
 
 export const STORE_META_TABLE = 'store_meta';
 
+/**
+ * Each table's key: what a change set's rows are matched on (an upsert replaces the stored row
+ * with the same key, `<table>.deleted.csv` names keys to remove). Unique in a store.
+ */
+export const TABLE_KEYS: Record<TableName, readonly string[]> = {
+  users: ['id'],
+  access_tokens: ['token_hash'],
+  links: ['id'],
+  accounts: ['id'],
+  transactions: ['id'],
+  balances: ['account_id', 'as_of'],
+  pay_statements: ['id'],
+  liabilities: ['account_id'],
+};
+
+/** The key's columns of a table, as the contract defines them. */
+export function keyColumns(table: TableName): Column[] {
+  return TABLE_KEYS[table].map(
+    (name) => TABLES[table].columns.find((column) => column.name === name) as Column,
+  );
+}
+
+/**
+ * The change log (ingest/changes.ts): per applied change set (`seq`), per user, each transaction
+ * whose listed form changed, as it was before (`before`, null when absent) and after (`after`,
+ * null when removed), each the listed row as JSON text. `change_sets` names each applied one.
+ */
+export const CHANGE_LOG_TABLE = 'change_log';
+export const CHANGE_SETS_TABLE = 'change_sets';
+
 /** Physical order of each table: a user's rows share few row groups, so zone maps prune. */
 export const TABLE_ORDER: Record<TableName, string> = {
   users: 'id',

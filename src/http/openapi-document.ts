@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
+import { SYNC_GONE } from '../areas/transactions/sync.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -113,6 +114,12 @@ const HEADERS: Record<string, Json> = {
   ETag: stringHeader(
     'Weak entity tag of the answer: the same for the same user, query, day and data; send it back in `If-None-Match` to get 304 while nothing changed',
   ),
+  StoreGeneration: {
+    description:
+      'The store generation the answer was computed from (the data as one build or change set published it; `/readyz` names the current one): on every answer to an authenticated request. A new value means new data, and new ETags',
+    required: false,
+    schema: { type: 'string' },
+  },
   CacheControl: stringHeader(
     '`private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else',
   ),
@@ -162,6 +169,10 @@ function responseHeaders(status: string, deprecated: boolean, authenticated: boo
     ...(authenticated && (status === '200' || status === '304')
       ? { ETag: headerRef('ETag'), 'Cache-Control': headerRef('CacheControl') }
       : {}),
+    // Decided once the token is known: not on what is answered before (400, 401, 414, 429).
+    ...(authenticated && !['400', '401', '414', '429'].includes(status)
+      ? { 'X-Store-Generation': headerRef('StoreGeneration') }
+      : {}),
     ...(authenticated
       ? {
           'RateLimit-Limit': headerRef('RateLimitLimit'),
@@ -184,6 +195,7 @@ const ERROR_EXAMPLES: Record<string, unknown> = {
   '400': { detail: 'Bad Request' },
   '401': { detail: 'Not authenticated' },
   '404': { detail: 'Not Found' },
+  '410': { detail: SYNC_GONE },
   '414': { detail: 'URI Too Long' },
   '429': { detail: 'Too Many Requests' },
   '500': { detail: 'Internal Server Error' },

@@ -4,13 +4,18 @@
  * query), never on the body, so the spending body's per-request `request_id` and
  * `created_at` do not defeat it and a matching `If-None-Match` answers 304 before any query.
  * `Cache-Control: private, no-cache`: a client may keep the answer and must revalidate it;
- * no shared cache may keep a user's data. Everything else stays `no-store`.
+ * no shared cache may keep a user's data. Everything else stays `no-store`. Every answer to an
+ * authenticated request also names its generation (`X-Store-Generation`), so a client can tell
+ * which data it saw and that an ETag changed with it.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export const REVALIDATE = 'private, no-cache';
+
+/** The response header naming the store generation an authenticated answer was computed from. */
+export const GENERATION_HEADER = 'x-store-generation';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,7 +52,10 @@ export function markRevalidatable(request: FastifyRequest, reply: FastifyReply):
 export const revalidationPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('etag', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' || !request.userId || reply.sent) return;
+    if (!request.userId || reply.sent) return;
+    // Every authenticated answer names the data it was computed from.
+    reply.header(GENERATION_HEADER, request.store.generation);
+    if (request.method !== 'GET') return;
     const etag = etagOf(request, app.clock.today());
     request.etag = etag;
     const ifNoneMatch = request.headers['if-none-match'];

@@ -4,7 +4,7 @@
  * SQL (see validate.ts), then cast and inserted in the physical order the queries
  * rely on. Nothing is replaced unless every check passes.
  */
-
+import { randomBytes } from 'node:crypto';
 import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -74,7 +74,7 @@ export class BuildInputError extends Error {
 /** Reported problems per build; the first few are what a person can act on. */
 export const MAX_REPORTED_PROBLEMS = 20;
 
-interface InputFile {
+export interface InputFile {
   table: TableName;
   path: string;
   file: string;
@@ -82,25 +82,35 @@ interface InputFile {
   reader: string;
 }
 
-const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
-const formatCount = (count: number) => count.toLocaleString('en-US');
+export const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
+export const formatCount = (count: number) => count.toLocaleString('en-US');
 
-async function findInputs(sourceDir: string): Promise<Map<TableName, InputFile>> {
+/**
+ * The input files of a folder, one per table: `<table><suffix>.csv` or `.parquet` (the suffix
+ * is `.deleted` for a change set's removals). `required`: the tables whose file must be there.
+ */
+export async function findInputs(
+  sourceDir: string,
+  options: { suffix?: string; required?: (table: TableName) => boolean; parquet?: boolean } = {},
+): Promise<Map<TableName, InputFile>> {
   const info = await stat(sourceDir).catch(() => undefined);
   if (!info?.isDirectory()) throw new Error(`source folder not found: ${sourceDir}`);
+  const suffix = options.suffix ?? '';
+  const required = options.required ?? ((table: TableName) => TABLES[table].requiredInput);
   const names = new Set(await readdir(sourceDir));
   const problems: string[] = [];
   const inputs = new Map<TableName, InputFile>();
   for (const table of TABLE_NAMES) {
-    const csv = `${table}.csv`;
-    const parquet = `${table}.parquet`;
-    if (names.has(csv) && names.has(parquet)) {
-      problems.push(`${table}: both ${csv} and ${parquet} exist; keep one`);
+    const csv = `${table}${suffix}.csv`;
+    const parquet = `${table}${suffix}.parquet`;
+    const hasParquet = options.parquet !== false && names.has(parquet);
+    if (names.has(csv) && hasParquet) {
+      problems.push(`${table}${suffix}: both ${csv} and ${parquet} exist; keep one`);
       continue;
     }
-    const file = names.has(csv) ? csv : names.has(parquet) ? parquet : undefined;
+    const file = names.has(csv) ? csv : hasParquet ? parquet : undefined;
     if (file === undefined) {
-      if (TABLES[table].requiredInput) problems.push(`${csv}: missing (required table ${table})`);
+      if (required(table)) problems.push(`${csv}: missing (required table ${table})`);
       continue;
     }
     const path = join(sourceDir, file);
@@ -160,14 +170,19 @@ async function inputColumns(conn: DuckDBConnection, input: InputFile): Promise<s
   }
 }
 
-function headerProblems(input: InputFile, present: string[]): string[] {
-  const expected = TABLES[input.table].columns;
+function headerProblems(
+  input: InputFile,
+  present: string[],
+  expected: readonly Column[] = TABLES[input.table].columns,
+): string[] {
   const known = new Set(expected.map((column) => column.name));
   const where = input.locator === csvLines ? `${input.file}:1` : input.file;
   const problems = present
     .filter((name) => !known.has(name))
-    .map(
-      (name) => `${where}: unknown column '${name}' (${input.table} has: ${[...known].join(', ')})`,
+    .map((name) =>
+      expected === TABLES[input.table].columns
+        ? `${where}: unknown column '${name}' (${input.table} has: ${[...known].join(', ')})`
+        : `${where}: unknown column '${name}' (a removal names the key: ${[...known].join(', ')})`,
     );
   for (const column of expected) {
     if (column.required && !present.includes(column.name)) {
@@ -177,17 +192,26 @@ function headerProblems(input: InputFile, present: string[]): string[] {
   return problems;
 }
 
-/** Stages every input as the contract's columns, all VARCHAR, NULL when absent or empty. */
-async function stage(
+/**
+ * Stages every input as the contract's columns (or only `columns` of each table), all VARCHAR,
+ * NULL when absent or empty, as `table(name)`; a table without input is staged empty.
+ */
+export async function stage(
   conn: DuckDBConnection,
   inputs: Map<TableName, InputFile>,
   progress: (line: string) => void,
+  options: {
+    table?: (table: TableName) => string;
+    columns?: (table: TableName) => readonly Column[];
+  } = {},
 ): Promise<Record<TableName, number>> {
+  const stagedName = options.table ?? stagedTable;
+  const columnsOf = options.columns ?? ((table: TableName) => TABLES[table].columns);
   const columnsByTable = new Map<TableName, string[]>();
   const problems: string[] = [];
   for (const input of inputs.values()) {
     const present = await inputColumns(conn, input);
-    problems.push(...headerProblems(input, present));
+    problems.push(...headerProblems(input, present, columnsOf(input.table)));
     columnsByTable.set(input.table, present);
   }
   if (problems.length > 0) throw new BuildInputError(problems);
@@ -197,7 +221,7 @@ async function stage(
     const started = performance.now();
     const input = inputs.get(table);
     const present = new Set(columnsByTable.get(table) ?? []);
-    const projection = TABLES[table].columns
+    const projection = columnsOf(table)
       .map((column) =>
         present.has(column.name)
           ? `nullif(CAST(${sqlIdentifier(column.name)} AS VARCHAR), '') AS ${column.name}`
@@ -206,23 +230,23 @@ async function stage(
       .join(', ');
     const from = input ? input.reader : '(SELECT 1) WHERE false';
     try {
-      await conn.run(`CREATE TABLE ${stagedTable(table)} AS SELECT ${projection} FROM ${from}`);
+      await conn.run(`CREATE TABLE ${stagedName(table)} AS SELECT ${projection} FROM ${from}`);
     } catch (error) {
       if (input) throw await unreadableInput(input, error);
       throw error;
     }
-    const count = await countRows(conn, stagedTable(table));
+    const count = await countRows(conn, stagedName(table));
     counts[table] = count;
-    progress(
-      input
-        ? `${table}: ${formatCount(count)} rows read from ${input.file} (${seconds(started)})`
-        : `${table}: no input file`,
-    );
+    if (input) {
+      progress(
+        `${table}: ${formatCount(count)} rows read from ${input.file} (${seconds(started)})`,
+      );
+    } else if (options.table === undefined) progress(`${table}: no input file`);
   }
   return counts;
 }
 
-async function countRows(conn: DuckDBConnection, table: string): Promise<number> {
+export async function countRows(conn: DuckDBConnection, table: string): Promise<number> {
   const result = await conn.runAndReadAll(`SELECT count(*) AS n FROM ${table}`);
   return Number(result.getRowObjectsJson()[0]?.n ?? 0);
 }
@@ -251,36 +275,56 @@ async function validate(
     const input = inputs.get(table);
     if (!input || problems.length >= MAX_REPORTED_PROBLEMS) continue;
     const sql = validationSql(table, MAX_REPORTED_PROBLEMS - problems.length);
-    const rows = (await conn.runAndReadAll(sql)).getRowObjectsJson();
-    if (rows.length === 0) continue;
-    const related = (row: (typeof rows)[number]) =>
-      row.related_row === null || row.related_row === undefined ? null : Number(row.related_row);
-    // A quoted value may span lines: the file lines of the rows to name come from the file.
-    const wanted = new Set<number>();
-    for (const row of rows) {
-      wanted.add(Number(row.row_index));
-      const first = related(row);
-      if (first !== null) wanted.add(first);
-    }
-    const lines =
-      input.locator === csvLines
-        ? (await scanCsv(input.path, { wanted })).recordLines
-        : new Map<number, number>();
-    for (const row of rows) {
-      const index = Number(row.row_index);
-      const where =
-        input.locator === csvLines
-          ? `${input.file}:${lines.get(index) ?? index + 2}`
-          : `${input.file}:row ${index + 1}`;
-      const first = related(row);
-      const refersTo = first === null ? '' : ` (first at ${input.locator.label(first, lines)})`;
-      problems.push(`${where}: ${String(row.reason)}${refersTo}`);
-    }
+    problems.push(...(await reportedProblems(conn, input, sql)));
   }
   return problems;
 }
 
-function castExpression(column: Column): string {
+/**
+ * Runs a validation query (validationSql) over the rows of one input file and words what it
+ * finds as `<file>:<line>: <reason>`.
+ */
+export async function reportedProblems(
+  conn: DuckDBConnection,
+  input: InputFile,
+  sql: string,
+): Promise<string[]> {
+  const rows = (await conn.runAndReadAll(sql)).getRowObjectsJson();
+  if (rows.length === 0) return [];
+  const related = (row: (typeof rows)[number]) =>
+    row.related_row === null || row.related_row === undefined ? null : Number(row.related_row);
+  const wanted = new Set<number>();
+  for (const row of rows) {
+    wanted.add(Number(row.row_index));
+    const first = related(row);
+    if (first !== null) wanted.add(first);
+  }
+  const { where, lines } = await rowLocations(input, wanted);
+  return rows.map((row) => {
+    const first = related(row);
+    const refersTo = first === null ? '' : ` (first at ${input.locator.label(first, lines)})`;
+    return `${where(Number(row.row_index))}: ${String(row.reason)}${refersTo}`;
+  });
+}
+
+/**
+ * How to name rows of an input: `<file>:<line>` (CSV) or `<file>:row <n>` (Parquet), from
+ * 0-based row indexes in file order. A quoted value may span lines, so a CSV file's lines
+ * come from the file itself (only for the rows wanted).
+ */
+export async function rowLocations(input: InputFile, wanted: ReadonlySet<number>) {
+  const lines =
+    input.locator === csvLines
+      ? (await scanCsv(input.path, { wanted })).recordLines
+      : new Map<number, number>();
+  const where = (index: number) =>
+    input.locator === csvLines
+      ? `${input.file}:${lines.get(index) ?? index + 2}`
+      : `${input.file}:row ${index + 1}`;
+  return { where, lines };
+}
+
+export function castExpression(column: Column): string {
   const value = column.name;
   switch (column.type.kind) {
     case 'date':
@@ -329,6 +373,31 @@ async function writeTables(
     }
     progress(`${table}: ${formatCount(counts[table])} rows written (${seconds(started)})`);
   }
+}
+
+/**
+ * The key sync cursors are signed with: the published store's, so that cursors handed out
+ * before a rebuild are still recognised (and answered 410, not 422); a new one otherwise.
+ */
+async function cursorKeyOf(target: string): Promise<string> {
+  let instance: DuckDBInstance | undefined;
+  try {
+    instance = await DuckDBInstance.create(target, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    try {
+      const [row] = (
+        await conn.runAndReadAll(`SELECT cursor_key FROM ${STORE_META_TABLE} LIMIT 1`)
+      ).getRowObjectsJson();
+      if (typeof row?.cursor_key === 'string' && row.cursor_key) return row.cursor_key;
+    } finally {
+      conn.closeSync();
+    }
+  } catch {
+    // No store yet, or one built before cursors: a new key.
+  } finally {
+    instance?.closeSync();
+  }
+  return randomBytes(32).toString('base64url');
 }
 
 export async function buildStore(options: BuildOptions): Promise<BuildResult> {
@@ -380,9 +449,16 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     const rollupStarted = performance.now();
     for (const statement of SPENDING_ROLLUP_SQL) await conn.run(statement);
     progress(`spending rollups: derived (${seconds(rollupStarted)})`);
+    // A new lineage of change sets starts here; sync cursors stay signed with the same key.
     await conn.run(
-      `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3, $4)`,
-      [generation, sourceDir, PLATFORM_RULES_FINGERPRINT, STORE_FORMAT_VERSION],
+      `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3, $4, $1, 0, 0, $5)`,
+      [
+        generation,
+        sourceDir,
+        PLATFORM_RULES_FINGERPRINT,
+        STORE_FORMAT_VERSION,
+        await cursorKeyOf(target),
+      ],
     );
     await conn.run('DETACH staging');
     await removeDatabaseFiles(stagingPath);

@@ -143,12 +143,12 @@ interface CrossChecks {
 }
 
 /** The first occurrence of a key wins; later ones are reported as duplicates. */
-function duplicateCheck(table: TableName, keys: string[], what: string): CrossChecks {
+function duplicateCheck(table: string, keys: string[], what: string): CrossChecks {
   const on = keys.map((key) => `d.${key} = s.${key}`).join(' AND ');
   const keyList = keys.join(', ');
   return {
     joins: [
-      `LEFT JOIN (SELECT ${keyList}, min(rowid) AS first_row FROM ${stagedTable(table)} GROUP BY ${keyList} HAVING count(*) > 1) d ON ${on}`,
+      `LEFT JOIN (SELECT ${keyList}, min(rowid) AS first_row FROM ${table} GROUP BY ${keyList} HAVING count(*) > 1) d ON ${on}`,
     ],
     checks: [
       {
@@ -160,10 +160,16 @@ function duplicateCheck(table: TableName, keys: string[], what: string): CrossCh
   };
 }
 
-function userMustExist(alias: string): CrossChecks {
+/**
+ * Where the rows a check looks up live: the staged input for a build; for a change set, the
+ * store's rows as the change set would leave them (ingest/changes.ts).
+ */
+export type Lookup = (table: TableName) => string;
+
+function userMustExist(alias: string, lookup: Lookup): CrossChecks {
   return {
     joins: [
-      `LEFT JOIN (SELECT DISTINCT id FROM ${stagedTable('users')}) ${alias} ON ${alias}.id = s.user_id`,
+      `LEFT JOIN (SELECT DISTINCT id FROM ${lookup('users')}) ${alias} ON ${alias}.id = s.user_id`,
     ],
     checks: [
       {
@@ -175,14 +181,16 @@ function userMustExist(alias: string): CrossChecks {
 }
 
 /** One row per id (the first), so a duplicate elsewhere cannot multiply rows here. */
-function firstById(table: TableName, columns: string[]): string {
+function firstById(table: string, columns: string[]): string {
   const picked = columns.map((column) => `arg_min(${column}, rowid) AS ${column}`).join(', ');
-  return `(SELECT id, ${picked} FROM ${stagedTable(table)} GROUP BY id)`;
+  return `(SELECT id, ${picked} FROM ${table} GROUP BY id)`;
 }
 
-function accountMustExist(): CrossChecks {
+function accountMustExist(lookup: Lookup): CrossChecks {
   return {
-    joins: [`LEFT JOIN ${firstById('accounts', ['user_id', 'type'])} a ON a.id = s.account_id`],
+    joins: [
+      `LEFT JOIN ${firstById(lookup('accounts'), ['user_id', 'type'])} a ON a.id = s.account_id`,
+    ],
     checks: [
       {
         when: 'a.id IS NULL',
@@ -192,19 +200,19 @@ function accountMustExist(): CrossChecks {
   };
 }
 
-function crossChecks(table: TableName): CrossChecks[] {
-  const duplicateId = () => duplicateCheck(table, ['id'], 'id');
+function crossChecks(table: TableName, source: string, lookup: Lookup): CrossChecks[] {
+  const duplicateId = () => duplicateCheck(source, ['id'], 'id');
   switch (table) {
     case 'users':
       return [duplicateId()];
     case 'access_tokens':
-      return [userMustExist('u'), duplicateCheck(table, ['token_hash'], 'token_hash')];
+      return [userMustExist('u', lookup), duplicateCheck(source, ['token_hash'], 'token_hash')];
     case 'links':
-      return [userMustExist('u'), duplicateId()];
+      return [userMustExist('u', lookup), duplicateId()];
     case 'accounts':
       return [
         {
-          joins: [`LEFT JOIN ${firstById('links', ['user_id'])} l ON l.id = s.link_id`],
+          joins: [`LEFT JOIN ${firstById(lookup('links'), ['user_id'])} l ON l.id = s.link_id`],
           checks: [
             {
               when: 'l.id IS NULL',
@@ -218,7 +226,7 @@ function crossChecks(table: TableName): CrossChecks[] {
         },
         {
           joins: [
-            `LEFT JOIN (SELECT user_id, arg_min(coalesce(currency, 'USD'), rowid) AS currency FROM ${stagedTable('accounts')} GROUP BY user_id) c ON c.user_id = s.user_id`,
+            `LEFT JOIN (SELECT user_id, arg_min(coalesce(currency, 'USD'), rowid) AS currency FROM ${lookup('accounts')} GROUP BY user_id) c ON c.user_id = s.user_id`,
           ],
           checks: [
             {
@@ -232,8 +240,8 @@ function crossChecks(table: TableName): CrossChecks[] {
     case 'transactions':
       return [
         // A missing user first: the account check below would name it "another user".
-        userMustExist('u'),
-        accountMustExist(),
+        userMustExist('u', lookup),
+        accountMustExist(lookup),
         {
           joins: [],
           checks: [
@@ -247,14 +255,16 @@ function crossChecks(table: TableName): CrossChecks[] {
       ];
     case 'balances':
       return [
-        accountMustExist(),
-        duplicateCheck(table, ['account_id', 'as_of'], 'balance for account and date'),
+        accountMustExist(lookup),
+        duplicateCheck(source, ['account_id', 'as_of'], 'balance for account and date'),
       ];
     case 'pay_statements':
       return [
-        userMustExist('u'),
+        userMustExist('u', lookup),
         {
-          joins: [`LEFT JOIN ${firstById('links', ['user_id', 'type'])} l ON l.id = s.link_id`],
+          joins: [
+            `LEFT JOIN ${firstById(lookup('links'), ['user_id', 'type'])} l ON l.id = s.link_id`,
+          ],
           checks: [
             {
               when: 'l.id IS NULL',
@@ -278,7 +288,7 @@ function crossChecks(table: TableName): CrossChecks[] {
       ];
     case 'liabilities':
       return [
-        accountMustExist(),
+        accountMustExist(lookup),
         {
           joins: [],
           checks: [
@@ -288,19 +298,36 @@ function crossChecks(table: TableName): CrossChecks[] {
             },
           ],
         },
-        duplicateCheck(table, ['account_id'], 'liability for account'),
+        duplicateCheck(source, ['account_id'], 'liability for account'),
       ];
   }
+}
+
+export interface ValidationOptions {
+  /** The rows checked (default: the table's staged input). */
+  source?: string;
+  /** Where referenced rows are looked up (default: the staged input). */
+  lookup?: Lookup;
+  /** The columns whose values are checked (default: every column of the table). */
+  columns?: readonly Column[];
+  /** Check references and duplicates too (default true). */
+  crossChecks?: boolean;
 }
 
 /**
  * The query listing the first `limit` bad rows of a staged table: (row_index, reason,
  * related_row), related_row being the row the reason refers to (or NULL).
  */
-export function validationSql(table: TableName, limit: number): string {
-  const cross = crossChecks(table);
+export function validationSql(
+  table: TableName,
+  limit: number,
+  options: ValidationOptions = {},
+): string {
+  const source = options.source ?? stagedTable(table);
+  const cross =
+    options.crossChecks === false ? [] : crossChecks(table, source, options.lookup ?? stagedTable);
   const checks = [
-    ...TABLES[table].columns.flatMap(columnChecks),
+    ...(options.columns ?? TABLES[table].columns).flatMap(columnChecks),
     ...cross.flatMap((part) => part.checks),
   ];
   const cases = checks.map((check) => `    WHEN ${check.when} THEN ${check.reason}`).join('\n');
@@ -313,7 +340,7 @@ ${cases}
   END AS reason, CASE
 ${related}
   END AS related_row
-  FROM ${stagedTable(table)} s
+  FROM ${source} s
   ${cross.flatMap((part) => part.joins).join('\n  ')}
 ) WHERE reason IS NOT NULL ORDER BY row_index LIMIT ${limit}`;
 }

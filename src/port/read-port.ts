@@ -173,6 +173,34 @@ export interface LiabilityRecord {
   as_of: string | null;
 }
 
+/**
+ * Where the data stands in its lineage of change sets (docs/data-contract.md, "Change sets"):
+ * the full build that started it, how many change sets were applied since (`seq`), and the
+ * oldest `seq` the change log still covers.
+ */
+export interface SyncState {
+  lineage: string;
+  seq: number;
+  logFloor: number;
+  /** The secret sync cursors are signed with (the same for every generation and replica). */
+  cursorKey: string;
+}
+
+/** Change sets `from` (exclusive) to `to` (inclusive), for ids after `after`, `limit` at most. */
+export interface ChangeRange {
+  from: number;
+  to: number;
+  after: string | null;
+  limit: number | null;
+}
+
+/** One transaction's net change over a range: as it was before it and after it (null: absent). */
+export interface TransactionChange {
+  id: string;
+  before: TransactionRecord | null;
+  after: TransactionRecord | null;
+}
+
 /** The user a live (not revoked) token belongs to, and when it expires (epoch ms), if ever. */
 export interface TokenOwner {
   userId: string;
@@ -182,6 +210,8 @@ export interface TokenOwner {
 export interface ReadPort {
   /** Identifies the data this port reads; another value whenever new data is published. */
   readonly generation: string;
+  /** This generation's place among change sets (the sync feed). */
+  readonly sync: SyncState;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -207,6 +237,18 @@ export interface ReadPort {
     userId: string,
     filters: TransactionFilters,
   ): AsyncIterable<TransactionRecord[]>;
+  /** The user's transactions with an id after `after` (every one when null), by id, `limit` at most. */
+  transactionsById(
+    userId: string,
+    after: string | null,
+    limit: number,
+  ): Promise<TransactionRecord[]>;
+  /**
+   * The user's transactions that differ between change sets `range.from` and `range.to` (both
+   * within the change log, `to` at most this generation's), by id: each as it was at `from` and
+   * at `to`, as the list shows it.
+   */
+  transactionChanges(userId: string, range: ChangeRange): Promise<TransactionChange[]>;
   /** One transaction of the user by id; null when there is none (or it is another user's). */
   transaction(userId: string, id: string): Promise<TransactionRecord | null>;
   links(userId: string, page: PageWindow): Promise<LinksPage>;

@@ -55,6 +55,7 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
     invalid: 'page=0&page_size=9',
   },
   '/v2/users/transactions/{id}': { ok: [''] },
+  '/v2/users/transactions/sync': { ok: ['', 'count=2'], invalid: 'count=0' },
   '/v1/links': { ok: ['', 'page=1&page_size=10'], invalid: 'page=x' },
   '/v1/users/balances': { ok: [''] },
   '/v1/users/balance-history': {
@@ -76,6 +77,8 @@ const URL_PATHS: Record<string, string> = {
 const NOT_PROVOKED = new Set([
   // The auth join rejects a token whose user vanished; the route's 404 guards a race.
   'GET /v1/user 404',
+  // A cursor older than the kept change log needs change sets: test/transactions-sync.test.ts.
+  'GET /v2/users/transactions/sync 410',
 ]);
 
 describe('every endpoint answers as openapi.yaml says', () => {

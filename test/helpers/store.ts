@@ -12,7 +12,12 @@ import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
 import { mintToken } from '../../src/engines/duckdb/token-file.ts';
 import { PostgresPort } from '../../src/engines/postgres/port.ts';
 import { buildStore } from '../../src/ingest/build.ts';
-import type { PageWindow, ReadPort, TransactionFilters } from '../../src/port/read-port.ts';
+import type {
+  ChangeRange,
+  PageWindow,
+  ReadPort,
+  TransactionFilters,
+} from '../../src/port/read-port.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
 import { csvField } from '../../tools/demo-data/csv-writer.ts';
 import { DEMO_DIR } from '../../tools/demo-data/demo.ts';
@@ -131,6 +136,9 @@ export class DelegatingPort implements ReadPort {
   get generation(): string {
     return this.inner.generation;
   }
+  get sync() {
+    return this.inner.sync;
+  }
   ping() {
     return this.read('ping', () => this.inner.ping());
   }
@@ -158,6 +166,12 @@ export class DelegatingPort implements ReadPort {
   }
   transaction(userId: string, id: string) {
     return this.read('transaction', () => this.inner.transaction(userId, id));
+  }
+  transactionsById(userId: string, after: string | null, limit: number) {
+    return this.read('transactionsById', () => this.inner.transactionsById(userId, after, limit));
+  }
+  transactionChanges(userId: string, range: ChangeRange) {
+    return this.read('transactionChanges', () => this.inner.transactionChanges(userId, range));
   }
   links(userId: string, page: PageWindow) {
     return this.read('links', () => this.inner.links(userId, page));

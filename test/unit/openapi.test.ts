@@ -106,6 +106,7 @@ describe('the document', () => {
       'GET /v1/users/spending',
       'GET /v2/users/spending',
       'GET /v2/users/transactions',
+      'GET /v2/users/transactions/sync',
       'GET /v2/users/transactions/{id}',
       // Load balancers probe with HEAD: the same statuses and headers, no body.
       'HEAD /healthz',
@@ -366,6 +367,7 @@ describe('the document', () => {
       'x-request-id',
       'ETag',
       'Cache-Control',
+      'X-Store-Generation',
       'RateLimit-Limit',
       'RateLimit-Remaining',
       'RateLimit-Reset',

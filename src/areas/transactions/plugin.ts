@@ -13,16 +13,27 @@ import {
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { pageRequest, paginated } from '../../http/pagination.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
-import { notFoundResponse, protectedResponses, validationResponse } from '../../http/schemas.ts';
+import {
+  ErrorDetail,
+  notFoundResponse,
+  protectedResponses,
+  validationResponse,
+} from '../../http/schemas.ts';
 import {
   type DailyTotalRecord,
   StoreUnavailableError,
   type TransactionFilters,
 } from '../../port/read-port.ts';
 import { resolveCategories } from '../common/categories-filter.ts';
-import { TransactionListQuery } from './query.ts';
-import { type DailyTotal, Transaction, TransactionListResponse } from './schemas.ts';
+import { SYNC_COUNT_DEFAULT, TransactionListQuery, TransactionSyncQuery } from './query.ts';
+import {
+  type DailyTotal,
+  Transaction,
+  TransactionListResponse,
+  TransactionSyncResponse,
+} from './schemas.ts';
 import { listedTransaction, transactionListStream } from './stream.ts';
+import { type CursorState, decodeCursor, encodeCursor, SYNC_GONE, syncPage } from './sync.ts';
 
 /**
  * An unpaginated list of more transactions than this is heavy: seconds of a core and a body of
@@ -110,6 +121,54 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
         transactions: rows.map(listedTransaction),
         accounts,
         daily_totals: dailyTotals.map(dailyTotal),
+      };
+    },
+  );
+
+  app.get(
+    '/v2/users/transactions/sync',
+    {
+      schema: {
+        operationId: 'syncTransactions',
+        summary: 'Sync transactions',
+        description:
+          'What changed in the user’s transactions since a cursor: `added`, `modified` (as the list shows them) and `removed` (ids), the net change between the data the cursor stands at and the current data, `count` changes a page, by transaction id. ' +
+          'Without a cursor every current transaction is added. While `has_more` is true, ask again with `next_cursor`: every page of one sync reads the data it started on, even if newer data is published meanwhile. Once `has_more` is false, keep `next_cursor`: the next sync starts there. ' +
+          'Following the cursors from none to the end reproduces the unpaginated list exactly; syncing again from the last cursor yields exactly what changed since. ' +
+          'A cursor older than the change log the store keeps (or issued before the store was rebuilt in full) answers 410: sync again without one. A cursor that is not one of ours (edited, truncated, another user’s) answers 422.',
+        tags: ['transactions'],
+        querystring: TransactionSyncQuery,
+        response: {
+          200: TransactionSyncResponse,
+          410: ErrorDetail,
+          ...protectedResponses,
+          ...validationResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { userId, store } = request;
+      const raw = request.query.cursor;
+      let cursor: CursorState | null = null;
+      if (raw) {
+        cursor = decodeCursor(store.sync.cursorKey, userId, raw);
+        if (!cursor) {
+          throw new RequestValidationError([
+            valueError('cursor', 'invalid cursor', lastRawValue(request, 'cursor')),
+          ]);
+        }
+      }
+      const page = await syncPage(store, userId, cursor, request.query.count ?? SYNC_COUNT_DEFAULT);
+      if (page === 'gone') return sendDetail(reply, 410, SYNC_GONE);
+      if (page === 'ahead') {
+        throw new StoreUnavailableError('the cursor is ahead of the data this replica serves');
+      }
+      return {
+        added: page.added.map(listedTransaction),
+        modified: page.modified.map(listedTransaction),
+        removed: page.removed,
+        next_cursor: encodeCursor(store.sync.cursorKey, userId, page.next),
+        has_more: page.hasMore,
       };
     },
   );

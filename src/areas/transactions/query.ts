@@ -1,5 +1,13 @@
 import { DIRECTIONS } from '../../domain/taxonomy.ts';
-import { qDate, qDecimal, qEnum, qList, qStr, queryObject } from '../../http/fastapi/index.ts';
+import {
+  qDate,
+  qDecimal,
+  qEnum,
+  qInt,
+  qList,
+  qStr,
+  queryObject,
+} from '../../http/fastapi/index.ts';
 import { paginationQuery } from '../../http/pagination.ts';
 import { categoriesParameter } from '../common/categories-filter.ts';
 
@@ -36,4 +44,22 @@ export const TransactionListQuery = queryObject({
       'Text the description or the merchant name contains, taken literally, case-insensitively (both lower-cased character by character, as DuckDB’s lower() does); empty means no filter.',
   }),
   ...paginationQuery,
+});
+
+/** docs/api.md: a sync page holds 1 to 500 changes, 100 by default. */
+export const SYNC_COUNT_DEFAULT = 100;
+export const SYNC_COUNT_MAX = 500;
+
+export const TransactionSyncQuery = queryObject({
+  cursor: qStr({
+    optional: true,
+    description:
+      'Where the last sync ended (its `next_cursor`), or where a sync under way goes on (the page before’s `next_cursor` while `has_more`). Omit it (or send it empty) to start from nothing: every current transaction is then `added`. Opaque: send it back as received.',
+  }),
+  count: qInt({
+    ge: 1,
+    le: SYNC_COUNT_MAX,
+    optional: true,
+    description: `Changes per page, 1 to ${SYNC_COUNT_MAX}; default ${SYNC_COUNT_DEFAULT}.`,
+  }),
 });

@@ -69,3 +69,34 @@ export const TransactionListResponse = z
     id: 'TransactionListResponse',
     description: 'A page (or all) of the user’s transactions.',
   });
+
+export const RemovedTransaction = z
+  .object({ id: z.string().meta({ description: 'The id of a transaction no longer there.' }) })
+  .meta({ id: 'RemovedTransaction', description: 'A transaction removed since the cursor.' });
+
+export const TransactionSyncResponse = z
+  .object({
+    added: z.array(Transaction).meta({
+      description:
+        'Transactions there now that were not at the cursor (every current one without a cursor), by id, as the list shows them.',
+    }),
+    modified: z.array(Transaction).meta({
+      description:
+        'Transactions there at the cursor and now whose listed fields changed, by id, as they are now.',
+    }),
+    removed: z.array(RemovedTransaction).meta({
+      description: 'Transactions there at the cursor that are not any more, by id.',
+    }),
+    next_cursor: z.string().meta({
+      description:
+        'While `has_more`: the cursor of the next page of this sync (which keeps reading the data it started on). Otherwise: where the next sync starts.',
+    }),
+    has_more: z.boolean().meta({
+      description: 'More changes of this sync follow: ask again with `next_cursor`.',
+    }),
+  })
+  .meta({
+    id: 'TransactionSyncResponse',
+    description:
+      'One page of the net change of the user’s transactions between the cursor and the data the sync started on: `count` changes at most, ordered by transaction id across the three lists.',
+  });

@@ -2,14 +2,17 @@
  * The DuckDB adapter of the read port: one store file, opened read-only through a hardened
  * connection pool. Each method's SQL lives in this folder, one module per area.
  */
+import { createHash } from 'node:crypto';
 import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
 import { STORE_META_TABLE, TABLE_NAMES } from '../../contract/tables.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import type {
   AccountRecord,
+  ChangeRange,
   PageWindow,
   ReadPort,
+  SyncState,
   TokenOwner,
   TransactionFilters,
 } from '../../port/read-port.ts';
@@ -33,6 +36,24 @@ export interface DuckDbPortOptions extends DuckDbPoolOptions {
   tokens?: FollowedTokens;
 }
 
+/**
+ * The store's place among change sets (store_meta); a store built before change sets is the
+ * start of its own lineage, its cursors signed with a key derived from it.
+ */
+function syncStateOf(row: Record<string, unknown> | undefined, poolGeneration: string): SyncState {
+  const generation = String(row?.generation ?? poolGeneration);
+  const key = row?.cursor_key;
+  return {
+    lineage: typeof row?.lineage === 'string' ? row.lineage : generation,
+    seq: Number(row?.seq ?? 0),
+    logFloor: Number(row?.log_floor ?? 0),
+    cursorKey:
+      typeof key === 'string' && key
+        ? key
+        : createHash('sha256').update(`sync:${generation}`).digest('base64url'),
+  };
+}
+
 /** Users known to exist, per port (one generation): bounded, cleared when full. */
 const KNOWN_USERS_LIMIT = 100_000;
 
@@ -43,6 +64,7 @@ export class DuckDbPort implements ReadPort {
   private constructor(
     /** The connection pool, for the few callers that need raw SQL (benchmarks, tests). */
     readonly pool: DuckDbPool,
+    readonly sync: SyncState,
     /** How the spending analysis reads (the store's fastest). */
     private readonly spendingReads: SpendingReads,
     private readonly tokens: FollowedTokens,
@@ -62,8 +84,9 @@ export class DuckDbPort implements ReadPort {
       const problem = storeFormatProblem(meta, PLATFORM_RULES_FINGERPRINT);
       if (problem) throw new StoreFormatError(path, problem);
       const spendingReads = await spendingReadsOf(pool);
+      const sync = syncStateOf(meta, pool.generation);
       followed ??= await FollowedTokens.open(tokensPathFor(path));
-      return new DuckDbPort(pool, spendingReads, followed, tokens === undefined);
+      return new DuckDbPort(pool, sync, spendingReads, followed, tokens === undefined);
     } catch (error) {
       if (tokens === undefined) followed?.close();
       await pool.close();
@@ -127,6 +150,14 @@ export class DuckDbPort implements ReadPort {
 
   transaction(userId: string, id: string) {
     return transactions.transaction(this.pool, userId, id);
+  }
+
+  transactionsById(userId: string, after: string | null, limit: number) {
+    return transactions.transactionsById(this.pool, userId, after, limit);
+  }
+
+  transactionChanges(userId: string, range: ChangeRange) {
+    return transactions.transactionChanges(this.pool, userId, range);
   }
 
   links(userId: string, page: PageWindow) {

@@ -7,7 +7,7 @@
  */
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api';
 import { tokensPathFor } from '../../tokens/path.ts';
 import {
   type RevokeResult,
@@ -314,4 +314,23 @@ export async function adoptLegacyTokenStore(
   if (legacy.length === 0) return 0;
   await changeTokens(tokensPath, async () => {}, legacyStore);
   return legacy.length;
+}
+
+/**
+ * Revokes the tokens with these hashes (a change set's `access_tokens.deleted.csv`): they stop
+ * working from the next request; their rows stay, as a revocation's do. Returns how many.
+ */
+export async function revokeTokenHashes(
+  tokensPath: string,
+  hashes: readonly string[],
+): Promise<number> {
+  if (hashes.length === 0) return 0;
+  return changeTokens(tokensPath, async (conn) => {
+    const reader = await conn.runAndReadAll(
+      `UPDATE access_tokens SET revoked_at = CAST(now() AS TIMESTAMP)
+       WHERE revoked_at IS NULL AND list_contains($1::VARCHAR[], token_hash)`,
+      [listValue([...hashes])],
+    );
+    return Number(reader.getRowObjectsJson()[0]?.Count ?? reader.currentRowCount);
+  });
 }

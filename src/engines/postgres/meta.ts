@@ -2,7 +2,10 @@
  * The coordinator's own tables, which the runtime reads (the current generation) and writes
  * (minted tokens); the loader creates them too.
  */
-/** The coordinator's own tables, shared by every generation (created when missing). */
+/**
+ * The coordinator's own tables, shared by every generation (created when missing, and brought
+ * up to date on a cluster loaded before store formats and change sets).
+ */
 export const COORDINATOR_META_DDL = [
   `CREATE TABLE IF NOT EXISTS public.store_meta (
      singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -14,9 +17,31 @@ export const COORDINATOR_META_DDL = [
      shards integer NOT NULL)`,
   // Added with store formats (contract/store-format.ts); a coordinator loaded before has none.
   'ALTER TABLE public.store_meta ADD COLUMN IF NOT EXISTS format_version integer',
+  // The lineage's data schema, the generation's change set number, the change log's floor.
+  `ALTER TABLE public.store_meta ADD COLUMN IF NOT EXISTS lineage text,
+     ADD COLUMN IF NOT EXISTS data_schema text, ADD COLUMN IF NOT EXISTS seq integer,
+     ADD COLUMN IF NOT EXISTS log_floor integer`,
   `CREATE TABLE IF NOT EXISTS public.generations (
      schema_name text PRIMARY KEY,
      published_at timestamp NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))`,
+  'ALTER TABLE public.generations ADD COLUMN IF NOT EXISTS data_schema text',
+  `CREATE TABLE IF NOT EXISTS public.change_sets (
+     data_schema text NOT NULL,
+     seq integer NOT NULL,
+     generation text NOT NULL,
+     applied_at timestamp NOT NULL,
+     source text NOT NULL,
+     PRIMARY KEY (data_schema, seq))`,
+  // A change set being written (rows of it may be on the shards, unpublished): the next load
+  // clears them first.
+  `CREATE TABLE IF NOT EXISTS public.loading (
+     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+     data_schema text NOT NULL,
+     seq integer NOT NULL)`,
+  // The key sync cursors are signed with, for every generation and lineage.
+  `CREATE TABLE IF NOT EXISTS public.sync_key (
+     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+     key text NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS public.access_tokens (
      token_hash text COLLATE "C" PRIMARY KEY,
      user_id text COLLATE "C" NOT NULL,
@@ -32,3 +57,7 @@ export const COORDINATOR_META_DDL = [
  * coordinator loaded before store formats has no format_version); no row before the first load.
  */
 export const CURRENT_GENERATION_SQL = 'SELECT * FROM public.store_meta';
+
+/** The current generation's place in its lineage, and the sync cursors' key. */
+export const SYNC_STATE_SQL = `SELECT m.lineage, m.data_schema, m.seq, m.log_floor, k.key AS cursor_key
+  FROM public.store_meta m LEFT JOIN public.sync_key k ON true`;

@@ -4,16 +4,19 @@
  * coordinator prunes it to that user's bucket and runs it on one shard. The connection pool is
  * shared by the generations a server reads in turn; tokens are read from the coordinator.
  */
+import { createHash } from 'node:crypto';
 import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
 import type { Window } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import {
   type AccountRecord,
+  type ChangeRange,
   type PageWindow,
   PartsUnavailableError,
   type ReadPort,
   StoreFormatError,
   StoreUnavailableError,
+  type SyncState,
   type TokenOwner,
   type TransactionFilters,
 } from '../../port/read-port.ts';
@@ -22,7 +25,7 @@ import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import * as accounts from './accounts.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
-import { CURRENT_GENERATION_SQL } from './meta.ts';
+import { CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './meta.ts';
 import { PgPool, type PgPoolOptions } from './pool.ts';
 import { SpendingQueries } from './spending.ts';
 import { SHARD_PROBE_PREFIX } from './topology.ts';
@@ -65,6 +68,36 @@ export async function currentGeneration(pool: PgPool): Promise<Published> {
   return row;
 }
 
+/**
+ * The generation's place among change sets and the cursors' key (read with it: a generation
+ * published meanwhile is read by the next port). A cluster loaded before change sets is the
+ * start of its own lineage, without a change log.
+ */
+async function syncStateOf(
+  pool: PgPool,
+  published: Published,
+): Promise<{ sync: SyncState; dataSchema: string | null }> {
+  const [row] = await pool.query<{
+    lineage: string | null;
+    data_schema: string | null;
+    seq: number | null;
+    log_floor: number | null;
+    cursor_key: string | null;
+  }>(SYNC_STATE_SQL);
+  const current = row?.lineage !== null && row?.lineage !== undefined;
+  return {
+    sync: {
+      lineage: current ? (row?.lineage as string) : published.generation,
+      seq: current ? Number(row?.seq ?? 0) : 0,
+      logFloor: current ? Number(row?.log_floor ?? 0) : 0,
+      cursorKey:
+        row?.cursor_key ??
+        createHash('sha256').update(`sync:${published.generation}`).digest('base64url'),
+    },
+    dataSchema: current ? (row?.data_schema ?? null) : null,
+  };
+}
+
 export class PostgresPort implements ReadPort {
   private readonly knownUsers = new Set<string>();
   private readonly accountsByUser = new Map<string, Promise<AccountRecord[]>>();
@@ -74,6 +107,7 @@ export class PostgresPort implements ReadPort {
   private constructor(
     readonly pool: PgPool,
     private readonly published: Published,
+    readonly sync: SyncState,
     private readonly tokens: FollowedTokens | undefined,
     private readonly ownsPool: boolean,
     spendingQueries: SpendingQueries,
@@ -98,13 +132,15 @@ export class PostgresPort implements ReadPort {
       const problem = storeFormatProblem(published, PLATFORM_RULES_FINGERPRINT);
       if (problem)
         throw new StoreFormatError(`the cluster's generation ${published.generation}`, problem);
+      const { sync, dataSchema } = await syncStateOf(pool, published);
       const [spending, transactions] = await Promise.all([
         SpendingQueries.of(pool, published.schema_name),
-        TransactionQueries.of(pool, published.schema_name),
+        TransactionQueries.of(pool, published.schema_name, dataSchema),
       ]);
       return new PostgresPort(
         pool,
         published,
+        sync,
         tokens,
         typeof target === 'string',
         spending,
@@ -211,6 +247,14 @@ export class PostgresPort implements ReadPort {
 
   transaction(userId: string, id: string) {
     return this.transactionQueries.transaction(userId, id);
+  }
+
+  transactionsById(userId: string, after: string | null, limit: number) {
+    return this.transactionQueries.transactionsById(userId, after, limit);
+  }
+
+  transactionChanges(userId: string, range: ChangeRange) {
+    return this.transactionQueries.transactionChanges(userId, range);
   }
 
   links(userId: string, page: PageWindow) {

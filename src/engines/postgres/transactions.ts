@@ -1,8 +1,12 @@
 import { foldedColumn } from '../../contract/derived.ts';
+import { CHANGE_LOG_TABLE } from '../../contract/tables.ts';
+import { changeOf } from '../../port/change-log.ts';
 import {
+  type ChangeRange,
   type DailyTotalRecord,
   LIST_CHUNK_ROWS,
   type PageWindow,
+  type TransactionChange,
   type TransactionFilters,
   type TransactionRecord,
   type TransactionsPage,
@@ -44,6 +48,8 @@ const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t
 
 /** The statements of one generation's schema. */
 export class TransactionQueries {
+  private readonly byId: string;
+  private readonly changes: string | null;
   private readonly page: string;
   private readonly after: string;
   private readonly one: string;
@@ -53,8 +59,26 @@ export class TransactionQueries {
   private constructor(
     private readonly db: PgPool,
     s: string,
+    /** The lineage's data schema, which holds the change log (null: a cluster without one). */
+    dataSchema: string | null,
   ) {
     const where = matching();
+    // $1 user, $2 the last id read (NULL: from the first), $3 how many.
+    this.byId = `SELECT ${COLUMNS} FROM ${s}.transactions t
+      WHERE t.user_id = $1 AND ($2::text IS NULL OR t.id > $2::text) ORDER BY t.id LIMIT $3`;
+    // Net changes over change sets $2 (exclusive) to $3, ids after $4, $5 at most: each as it
+    // was before the range's first entry and after its last (one pushed-down aggregate).
+    this.changes =
+      dataSchema === null
+        ? null
+        : `SELECT id, before, after FROM (
+             SELECT l.id, (array_agg(l.before ORDER BY l.seq))[1] AS before,
+               (array_agg(l.after ORDER BY l.seq DESC))[1] AS after
+             FROM ${dataSchema}.${CHANGE_LOG_TABLE} l
+             WHERE l.user_id = $1 AND l.seq > $2::integer AND l.seq <= $3::integer
+               AND ($4::text IS NULL OR l.id > $4::text)
+             GROUP BY l.user_id, l.id) c
+           WHERE before IS DISTINCT FROM after ORDER BY id LIMIT $5`;
     this.page = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
       ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11 OFFSET $12`;
     // The unpaginated list, a chunk at a time: $11 chunk size, $12/$13 the last row read.
@@ -75,9 +99,9 @@ export class TransactionQueries {
     this.count = `SELECT count(*) AS count FROM ${s}.transactions t WHERE ${where} GROUP BY t.user_id`;
   }
 
-  /** The statements of schema `s`. */
-  static of(db: PgPool, s: string): TransactionQueries {
-    return new TransactionQueries(db, s);
+  /** The statements of schema `s`, and of the change log in its lineage's `dataSchema`. */
+  static of(db: PgPool, s: string, dataSchema: string | null): TransactionQueries {
+    return new TransactionQueries(db, s, dataSchema);
   }
 
   async transactionCount(userId: string, filters: TransactionFilters): Promise<number> {
@@ -143,6 +167,27 @@ export class TransactionQueries {
       if (rows.length < chunkSize) return;
       last = rows.at(-1);
     }
+  }
+
+  transactionsById(
+    userId: string,
+    after: string | null,
+    limit: number,
+  ): Promise<TransactionRecord[]> {
+    return this.db.query<TransactionRecord & Record<string, unknown>>(this.byId, [
+      userId,
+      after,
+      limit,
+    ]);
+  }
+
+  async transactionChanges(userId: string, range: ChangeRange): Promise<TransactionChange[]> {
+    if (this.changes === null) return [];
+    const rows = await this.db.query<{ id: string; before: string | null; after: string | null }>(
+      this.changes,
+      [userId, range.from, range.to, range.after, range.limit],
+    );
+    return rows.map(changeOf);
   }
 
   async transaction(userId: string, id: string): Promise<TransactionRecord | null> {

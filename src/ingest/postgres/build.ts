@@ -6,10 +6,13 @@
  * token table; tokens minted before are kept.
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { scratchFolder } from '../../engines/duckdb/files.ts';
 import { loadTokens } from '../../engines/duckdb/token-file.ts';
-import { type BuildResult, buildStore } from '../build.ts';
+import type { ApplyResult } from '../apply.ts';
+import { type BuildResult, buildStore, seconds } from '../build.ts';
+import { DEFAULT_LOG_SPAN, findChangeInputs, type LogSpan } from '../changes.ts';
+import { applyClusterChanges } from './changes.ts';
 import { loadGeneration } from './load.ts';
 
 export interface PostgresBuildOptions {
@@ -46,6 +49,38 @@ export async function buildPostgresStore(options: PostgresBuildOptions): Promise
       onProgress: options.onProgress,
     });
     return built;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+export interface PostgresApplyOptions {
+  changesDir: string;
+  databaseUrl: string;
+  keepLog?: LogSpan;
+  onProgress?: (line: string) => void;
+}
+
+/** Applies a change set to the cluster as a new generation (ingest/postgres/changes.ts). */
+export async function applyPostgresChanges(options: PostgresApplyOptions): Promise<ApplyResult> {
+  const started = performance.now();
+  const changesDir = resolve(options.changesDir);
+  const inputs = await findChangeInputs(changesDir);
+  const scratch = await scratchFolder('finance-changes-');
+  try {
+    const result = await applyClusterChanges({
+      databaseUrl: options.databaseUrl,
+      source: changesDir,
+      inputs,
+      keepLog: options.keepLog ?? DEFAULT_LOG_SPAN,
+      scratchDir: scratch,
+      onProgress: options.onProgress,
+    });
+    const { added, modified, removed, users } = result.summary.log;
+    options.onProgress?.(
+      `applied ${changesDir} to the cluster in ${seconds(started)}: transactions ${added} added, ${modified} modified, ${removed} removed, over ${users} users`,
+    );
+    return result;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -1,15 +1,20 @@
 /**
- * Loading a built store into the sharded cluster as a new generation, and publishing it.
+ * Loading a built store into the sharded cluster as a new lineage and generation, and
+ * publishing it.
  *
  * build-db validates and derives exactly as for DuckDB (into a scratch DuckDB file); this
- * module copies that file's tables into a fresh schema on the coordinator and the shards (each
- * bucket's rows straight into its shard), indexes the shards and derives the spending rollup
- * there, analyzes both sides, then names the new schema in `public.store_meta` in one
- * transaction: a reader sees the old generation or the new, never a mix. A failed load drops
- * its schema and leaves the current generation serving. The generation before the current one
- * is kept, so requests already running on it finish; older ones are dropped.
+ * module copies that file's tables into a fresh data schema `d_<lineage>` on the coordinator
+ * and the shards (each bucket's rows straight into its shard), indexes the shards and derives
+ * the spending rollup there, analyzes both sides, creates the generation's views
+ * (`g_<generation>`, schema.ts), then names them in `public.store_meta` in one transaction: a
+ * reader sees the old generation or the new, never a mix. A failed load drops its schemas and
+ * leaves the current generation serving; one that was killed is cleared by the next load. The
+ * generation before the current one is kept, so requests already running on it finish; older
+ * ones are dropped, and a lineage's data with the last of its generations.
+ * Change sets add generations to a lineage (changes.ts).
  */
 
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,12 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import {
-  foldedColumn,
-  SPENDING_DAILY_TABLE,
-  SPENDING_MONTHLY_TABLE,
-  SPENDING_MONTHLY_USERS_TABLE,
-} from '../../contract/derived.ts';
+import { foldedColumn } from '../../contract/derived.ts';
 import { STORE_FORMAT_VERSION } from '../../contract/store-format.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { COORDINATOR_META_DDL } from '../../engines/postgres/meta.ts';
@@ -38,6 +38,8 @@ import {
   BUCKETS,
   bucketTable,
   coordinatorDdl,
+  dataSchemaName,
+  generationViewsDdl,
   SHARDED_TABLES,
   type ShardedTable,
   schemaName,
@@ -46,6 +48,7 @@ import {
   shardOfBucket,
   type TextCollation,
   tableColumns,
+  VERSIONED_TABLES,
 } from './schema.ts';
 
 export interface LoadOptions {
@@ -63,7 +66,7 @@ export interface LoadOptions {
 }
 
 /** Generations kept: the current one and the one before (requests still running on it). */
-const KEPT_GENERATIONS = 2;
+export const KEPT_GENERATIONS = 2;
 
 /** One loader at a time per cluster. */
 const LOAD_LOCK_KEY = 727_001;
@@ -92,13 +95,13 @@ function exportSql(table: ShardedTable): string {
   }
 }
 
-async function connect(url: string | URL): Promise<pg.Client> {
+export async function connect(url: string | URL): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   return client;
 }
 
-async function runAll(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
+export async function runAll(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await client.query(statement);
 }
 
@@ -120,35 +123,193 @@ async function dropSchemaEverywhere(
   );
 }
 
-/** Loads the built store as a new generation and publishes it; returns the row counts. */
-export async function loadGeneration(options: LoadOptions): Promise<Record<ShardedTable, number>> {
-  const progress = options.onProgress ?? (() => {});
-  const coordinator = await connect(options.databaseUrl);
-  const schema = schemaName(options.generation);
-  let shards: ShardServer[] = [];
+/** The published generation's place in its lineage (store_meta); null before the first load. */
+export interface ClusterState {
+  generation: string;
+  schema: string;
+  lineage: string | null;
+  dataSchema: string | null;
+  seq: number;
+  logFloor: number;
+}
+
+export async function clusterState(coordinator: pg.ClientBase): Promise<ClusterState | null> {
+  const { rows } = await coordinator.query<{
+    generation: string;
+    schema_name: string;
+    lineage: string | null;
+    data_schema: string | null;
+    seq: number | null;
+    log_floor: number | null;
+  }>('SELECT generation, schema_name, lineage, data_schema, seq, log_floor FROM public.store_meta');
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    generation: row.generation,
+    schema: row.schema_name,
+    lineage: row.lineage,
+    dataSchema: row.data_schema,
+    seq: row.seq ?? 0,
+    logFloor: row.log_floor ?? 0,
+  };
+}
+
+/**
+ * Runs one load: holding the cluster's load lock, with the coordinator's tables up to date, the
+ * sync key in place, the shards known, and what a killed load left behind cleared first.
+ */
+export async function withClusterLoad<T>(
+  databaseUrl: string,
+  work: (
+    coordinator: pg.Client,
+    shards: ShardServer[],
+    progress: (line: string) => void,
+  ) => Promise<T>,
+  onProgress?: (line: string) => void,
+): Promise<T> {
+  const progress = onProgress ?? (() => {});
+  const coordinator = await connect(databaseUrl);
   try {
     await coordinator.query('SELECT pg_advisory_lock($1)', [LOAD_LOCK_KEY]);
     await runAll(coordinator, COORDINATOR_META_DDL);
-    shards = await shardServers(coordinator);
+    await coordinator.query(
+      'INSERT INTO public.sync_key (key) VALUES ($1) ON CONFLICT (singleton) DO NOTHING',
+      [randomBytes(32).toString('base64url')],
+    );
+    const shards = await shardServers(coordinator);
     if (shards.length === 0) {
       throw new Error(
         'the coordinator knows no shard servers (postgres_fdw servers shard_1..shard_N): see README, "Scale-out"',
       );
     }
-    await dropStaleSchemas(coordinator, shards, progress);
-    try {
-      const counts = await loadSchema(coordinator, shards, schema, options, progress);
-      await publish(coordinator, options, schema, shards.length);
-      progress(`published generation ${options.generation} (schema ${schema})`);
-      await dropOldGenerations(coordinator, shards, progress);
-      return counts;
-    } catch (error) {
-      await dropSchemaEverywhere(coordinator, shards, schema).catch(() => {});
-      throw error;
-    }
+    await clearAbandonedLoads(coordinator, shards, progress);
+    return await work(coordinator, shards, progress);
   } finally {
     await coordinator.end();
   }
+}
+
+/**
+ * What a killed load left: schemas no generation names (a full load's), and the rows of a change
+ * set written to the shards but never published (public.loading names it).
+ */
+async function clearAbandonedLoads(
+  coordinator: pg.Client,
+  shards: readonly ShardServer[],
+  progress: (line: string) => void,
+): Promise<void> {
+  const kept = new Set<string>();
+  const { rows } = await coordinator.query<{ schema_name: string; data_schema: string | null }>(
+    'SELECT schema_name, data_schema FROM public.generations',
+  );
+  for (const row of rows) {
+    kept.add(row.schema_name);
+    if (row.data_schema) kept.add(row.data_schema);
+  }
+  const orphans = async (client: pg.ClientBase) =>
+    (
+      await client.query<{ nspname: string }>(
+        `SELECT nspname FROM pg_namespace WHERE nspname ~ '^[gd]_[0-9a-f]{16}$'`,
+      )
+    ).rows
+      .map((row) => row.nspname)
+      .filter((name) => !kept.has(name));
+  for (const schema of await orphans(coordinator)) {
+    progress(`dropping ${schema}, left by a load that did not finish`);
+    await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }
+  await Promise.all(
+    shards.map(async (shard) => {
+      const client = await connect(shard.url);
+      try {
+        for (const schema of await orphans(client)) {
+          await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        }
+      } finally {
+        await client.end();
+      }
+    }),
+  );
+  const { rows: loading } = await coordinator.query<{ data_schema: string; seq: number }>(
+    'SELECT data_schema, seq FROM public.loading',
+  );
+  const abandoned = loading[0];
+  if (!abandoned) return;
+  if (kept.has(abandoned.data_schema)) {
+    progress(`clearing change set ${abandoned.seq}, written by a load that did not finish`);
+    await Promise.all(
+      shards.map(async (shard, index) => {
+        const client = await connect(shard.url);
+        try {
+          await runAll(client, [
+            'BEGIN',
+            ...unpublishedRowsSql(abandoned.data_schema, index + 1, shards.length, abandoned.seq),
+            'COMMIT',
+          ]);
+        } finally {
+          await client.end();
+        }
+      }),
+    );
+  }
+  await coordinator.query('DELETE FROM public.loading');
+}
+
+/** Removes the rows change set `seq` wrote on one shard, and reopens those it closed. */
+export function unpublishedRowsSql(
+  dataSchema: string,
+  shard: number,
+  shards: number,
+  seq: number,
+): string[] {
+  const statements: string[] = [];
+  for (let bucket = 0; bucket < BUCKETS; bucket++) {
+    if (shardOfBucket(bucket, shards) !== shard) continue;
+    for (const table of VERSIONED_TABLES) {
+      const name = `${dataSchema}.${table}_p${bucket}`;
+      statements.push(
+        `DELETE FROM ${name} WHERE gen_from >= ${seq}`,
+        `UPDATE ${name} SET gen_to = NULL WHERE gen_to >= ${seq}`,
+      );
+    }
+    statements.push(`DELETE FROM ${dataSchema}.change_log_p${bucket} WHERE seq >= ${seq}`);
+  }
+  return statements;
+}
+
+/** Loads the built store as a new lineage and publishes it; returns the row counts. */
+export async function loadGeneration(options: LoadOptions): Promise<Record<ShardedTable, number>> {
+  return withClusterLoad(
+    options.databaseUrl,
+    async (coordinator, shards, progress) => {
+      const dataSchema = dataSchemaName(options.generation);
+      const schema = schemaName(options.generation);
+      try {
+        const counts = await loadSchema(coordinator, shards, dataSchema, options, progress);
+        await runAll(coordinator, generationViewsDdl(schema, dataSchema, 0));
+        await publish(coordinator, {
+          generation: options.generation,
+          schema,
+          lineage: options.generation,
+          dataSchema,
+          seq: 0,
+          logFloor: 0,
+          source: options.source,
+          shards: shards.length,
+          tokens: options.tokens ?? [],
+          revokedTokens: [],
+        });
+        progress(`published generation ${options.generation} (schema ${schema})`);
+        await dropOldGenerations(coordinator, shards, progress);
+        return counts;
+      } catch (error) {
+        await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+        await dropSchemaEverywhere(coordinator, shards, dataSchema).catch(() => {});
+        throw error;
+      }
+    },
+    options.onProgress,
+  );
 }
 
 async function loadSchema(
@@ -182,12 +343,7 @@ async function loadSchema(
     progress('analyzing on the coordinator');
     await runAll(
       coordinator,
-      [
-        ...SHARDED_TABLES,
-        SPENDING_DAILY_TABLE,
-        SPENDING_MONTHLY_TABLE,
-        SPENDING_MONTHLY_USERS_TABLE,
-      ].map((table) => `ANALYZE ${schema}.${table}`),
+      VERSIONED_TABLES.map((table) => `ANALYZE ${schema}.${table}`),
     );
     return counts;
   } finally {
@@ -196,7 +352,7 @@ async function loadSchema(
 }
 
 /** pg_c_utf8 when every server has it (PostgreSQL 17+), else "C" (see schema.ts). */
-async function textCollation(clients: readonly pg.ClientBase[]): Promise<TextCollation> {
+export async function textCollation(clients: readonly pg.ClientBase[]): Promise<TextCollation> {
   const found = await Promise.all(
     clients.map((client) =>
       client
@@ -303,34 +459,64 @@ async function copyRows(
   return counts;
 }
 
-async function publish(
-  coordinator: pg.Client,
-  options: LoadOptions,
-  schema: string,
-  shards: number,
-): Promise<void> {
+/** What a publish names: the generation, its place in the lineage, and the token changes. */
+export interface Publication {
+  generation: string;
+  schema: string;
+  lineage: string;
+  dataSchema: string;
+  seq: number;
+  logFloor: number;
+  source: string;
+  shards: number;
+  tokens: readonly StoredToken[];
+  /** Token hashes a change set removes: revoked. */
+  revokedTokens: readonly string[];
+  /** For a change set: its row in public.change_sets, and the load marker cleared. */
+  changeSet?: boolean;
+}
+
+/** Names the new generation current, in one coordinator transaction. */
+export async function publish(coordinator: pg.Client, publication: Publication): Promise<void> {
   await coordinator.query('BEGIN');
   try {
     await coordinator.query(
       `INSERT INTO public.store_meta (generation, schema_name, built_at, source, platform_rules,
-         shards, format_version)
-       VALUES ($1, $2, now() AT TIME ZONE 'UTC', $3, $4, $5, $6)
+         shards, lineage, data_schema, seq, log_floor, format_version)
+       VALUES ($1, $2, now() AT TIME ZONE 'UTC', $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (singleton) DO UPDATE SET generation = excluded.generation,
          schema_name = excluded.schema_name, built_at = excluded.built_at,
          source = excluded.source, platform_rules = excluded.platform_rules,
-         shards = excluded.shards, format_version = excluded.format_version`,
+         shards = excluded.shards, lineage = excluded.lineage,
+         data_schema = excluded.data_schema, seq = excluded.seq, log_floor = excluded.log_floor,
+         format_version = excluded.format_version`,
       [
-        options.generation,
-        schema,
-        options.source,
+        publication.generation,
+        publication.schema,
+        publication.source,
         PLATFORM_RULES_FINGERPRINT,
-        shards,
+        publication.shards,
+        publication.lineage,
+        publication.dataSchema,
+        publication.seq,
+        publication.logFloor,
         STORE_FORMAT_VERSION,
       ],
     );
-    await coordinator.query('INSERT INTO public.generations (schema_name) VALUES ($1)', [schema]);
+    await coordinator.query(
+      'INSERT INTO public.generations (schema_name, data_schema) VALUES ($1, $2)',
+      [publication.schema, publication.dataSchema],
+    );
+    if (publication.changeSet) {
+      await coordinator.query(
+        `INSERT INTO public.change_sets (data_schema, seq, generation, applied_at, source)
+         VALUES ($1, $2, $3, now() AT TIME ZONE 'UTC', $4)`,
+        [publication.dataSchema, publication.seq, publication.generation, publication.source],
+      );
+      await coordinator.query('DELETE FROM public.loading');
+    }
     // New hashes are added; a known one keeps its row, except that a revocation is applied.
-    for (const token of options.tokens ?? []) {
+    for (const token of publication.tokens) {
       await coordinator.query(
         `INSERT INTO public.access_tokens (token_hash, user_id, name, created_at, expires_at, revoked_at)
          VALUES ($1, $2, $3, to_timestamp($4 / 1000.0) AT TIME ZONE 'UTC',
@@ -347,6 +533,13 @@ async function publish(
         ],
       );
     }
+    if (publication.revokedTokens.length > 0) {
+      await coordinator.query(
+        `UPDATE public.access_tokens SET revoked_at = now() AT TIME ZONE 'UTC'
+         WHERE revoked_at IS NULL AND token_hash = ANY($1::text[])`,
+        [publication.revokedTokens],
+      );
+    }
     await coordinator.query('COMMIT');
   } catch (error) {
     await coordinator.query('ROLLBACK');
@@ -354,64 +547,37 @@ async function publish(
   }
 }
 
-/** A generation's schema, as schemaName spells it (`g_` and 16 hex characters). */
-const GENERATION_SCHEMA = /^g_[0-9a-f]{16}$/;
-
 /**
- * Drops what a killed load left behind: a generation schema on the coordinator or a shard
- * that was never published (not in public.generations) and is not the current one. Runs
- * under the load lock, so no other load is writing such a schema; published generations, the
- * current one and anything not named like a generation schema are never touched.
+ * Drops the generations older than the kept ones (their views), then the data schemas no kept
+ * generation reads (a former lineage's), everywhere.
  */
-async function dropStaleSchemas(
+export async function dropOldGenerations(
   coordinator: pg.Client,
   shards: readonly ShardServer[],
   progress: (line: string) => void,
 ): Promise<void> {
-  const { rows: kept } = await coordinator.query<{ schema_name: string }>(
-    `SELECT schema_name FROM public.generations
-     UNION SELECT schema_name FROM public.store_meta`,
-  );
-  const keep = new Set(kept.map((row) => row.schema_name));
-  const stale = async (client: pg.ClientBase) => {
-    const { rows } = await client.query<{ nspname: string }>(
-      `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'g\\_%'`,
-    );
-    return rows
-      .map((row) => row.nspname)
-      .filter((name) => GENERATION_SCHEMA.test(name) && !keep.has(name));
-  };
-  for (const schema of await stale(coordinator)) {
-    progress(`dropping schema ${schema} left by an interrupted load (coordinator)`);
-    await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  }
-  await Promise.all(
-    shards.map(async (shard) => {
-      const client = await connect(shard.url);
-      try {
-        for (const schema of await stale(client)) {
-          progress(`dropping schema ${schema} left by an interrupted load (${shard.name})`);
-          await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        }
-      } finally {
-        await client.end();
-      }
-    }),
-  );
-}
-
-async function dropOldGenerations(
-  coordinator: pg.Client,
-  shards: readonly ShardServer[],
-  progress: (line: string) => void,
-): Promise<void> {
-  const { rows } = await coordinator.query<{ schema_name: string }>(
-    `SELECT schema_name FROM public.generations ORDER BY published_at DESC, schema_name OFFSET $1`,
+  const { rows } = await coordinator.query<{ schema_name: string; data_schema: string | null }>(
+    `SELECT schema_name, data_schema FROM public.generations
+     ORDER BY published_at DESC, schema_name OFFSET $1`,
     [KEPT_GENERATIONS],
   );
-  for (const { schema_name: schema } of rows) {
+  for (const { schema_name: schema, data_schema: dataSchema } of rows) {
     progress(`dropping generation schema ${schema}`);
-    await dropSchemaEverywhere(coordinator, shards, schema);
+    // A generation loaded before lineages held its rows in its own schema, on every server.
+    if (dataSchema === null) await dropSchemaEverywhere(coordinator, shards, schema);
+    else await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await coordinator.query('DELETE FROM public.generations WHERE schema_name = $1', [schema]);
+  }
+  const { rows: unused } = await coordinator.query<{ data_schema: string }>(
+    `SELECT DISTINCT data_schema FROM public.change_sets
+     WHERE data_schema NOT IN (SELECT data_schema FROM public.generations WHERE data_schema IS NOT NULL)
+     UNION
+     SELECT nspname FROM pg_namespace WHERE nspname ~ '^d_[0-9a-f]{16}$'
+       AND nspname NOT IN (SELECT data_schema FROM public.generations WHERE data_schema IS NOT NULL)`,
+  );
+  for (const { data_schema: dataSchema } of unused) {
+    progress(`dropping lineage schema ${dataSchema}`);
+    await dropSchemaEverywhere(coordinator, shards, dataSchema);
+    await coordinator.query('DELETE FROM public.change_sets WHERE data_schema = $1', [dataSchema]);
   }
 }

@@ -1,17 +1,22 @@
 /**
- * The store's tables on the sharded cluster. Each published generation lives in its own schema
- * `g_<generation>` on the coordinator and on every shard:
+ * The store's tables on the sharded cluster. A full build loads a lineage: its rows live in a
+ * schema `d_<lineage>` on the coordinator and on every shard:
  *
  * - on the coordinator, each table is partitioned by HASH (user_id) into BUCKETS partitions,
  *   each a `postgres_fdw` foreign table on the shard that holds the bucket (bucket b on shard
  *   b mod N + 1): more buckets than shards, so a bucket can move to a new shard;
  * - on a shard, each of its buckets is a plain table with an index led by user_id.
  *
+ * Every row carries the versions it belongs to: `gen_from` (the change set that wrote it; 0 for
+ * the full build) and `gen_to` (the change set that replaced or removed it; NULL while current).
+ * Each published generation is a schema `g_<generation>` on the coordinator holding one view per
+ * table, the rows visible at its change set number: a change set adds rows and closes others
+ * without touching what a published generation sees, and publishing it is naming its schema.
+ *
  * `public.store_meta` (one row) names the current generation; readers qualify every table with
  * that schema, so a reader sees one generation whole. Tokens live on the coordinator only, in
  * `public.access_tokens`: minting never touches the data.
  */
-
 import {
   foldedColumn,
   MONTHLY_MIN_DENSITY,
@@ -19,7 +24,12 @@ import {
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../contract/derived.ts';
-import { type ColumnKind, TABLES, type TableName } from '../../contract/tables.ts';
+import {
+  CHANGE_LOG_TABLE,
+  type ColumnKind,
+  TABLES,
+  type TableName,
+} from '../../contract/tables.ts';
 import { countedRowSql } from '../../engines/sql/counted.ts';
 
 /** Hash partitions per table. */
@@ -112,7 +122,8 @@ const SHARD_INDEXES: Record<ShardedTable, string[]> = {
   users: ['id'],
   links: ['user_id, created_at, id'],
   accounts: ['user_id, id'],
-  transactions: ['user_id, transacted_at, id', 'user_id, amount', 'user_id, merchant_name'],
+  // By id alone too: a change set finds the stored rows it replaces or removes by their key.
+  transactions: ['user_id, transacted_at, id', 'user_id, amount', 'user_id, merchant_name', 'id'],
   balances: ['user_id, account_id, as_of'],
   pay_statements: ['user_id, pay_date, id'],
   liabilities: ['user_id, account_id'],
@@ -129,6 +140,29 @@ export function tableColumns(table: ShardedTable, collation: TextCollation = 'C'
 }
 
 export const schemaName = (generation: string) => `g_${generation}`;
+
+/** The schema holding a lineage's rows (every version of them), on the coordinator and shards. */
+export const dataSchemaName = (lineage: string) => `d_${lineage}`;
+
+/** Each row's versions: written by change set `gen_from`, replaced or removed by `gen_to`. */
+const VERSION_COLUMNS = ['gen_from integer NOT NULL DEFAULT 0', 'gen_to integer'];
+
+/** SQL: the row (of `alias`) is part of change set number `seq`'s generation. */
+export const visibleAt = (seq: number, alias = '') =>
+  `${alias}gen_from <= ${seq} AND (${alias}gen_to IS NULL OR ${alias}gen_to > ${seq})`;
+
+/**
+ * The change log (ingest/changes.ts), per bucket like every per-user table: per change set
+ * (`seq`), user and transaction, the listed row before and after, as JSON text.
+ */
+const changeLogColumns = (collation: TextCollation) =>
+  [
+    'seq integer NOT NULL',
+    `user_id ${text(collation)} NOT NULL`,
+    `id ${text(collation)} NOT NULL`,
+    'before text',
+    'after text',
+  ].join(', ');
 
 export const bucketTable = (table: ShardedTable, bucket: number) => `${table}_p${bucket}`;
 
@@ -165,6 +199,23 @@ const rollupColumns = (collation: TextCollation) =>
     ', ',
   );
 
+/** The rollups' column names, in their order (without the versions). */
+export const ROLLUP_COLUMNS = [
+  'user_id',
+  'day',
+  'direction',
+  'category',
+  'merchant_name',
+  'subcategory',
+  'to_platform',
+  'account_id',
+  'account_link_id',
+  'amount',
+  'count',
+  'max_amount',
+];
+export const MONTHLY_COLUMNS = ['user_id', 'month', ...ROLLUP_COLUMNS.slice(2), 'days'];
+
 /**
  * The monthly rollup, for the users whose months hold at least MONTHLY_MIN_DENSITY times fewer
  * groups than their days (contract/derived.ts): the daily groups per calendar month, with the days
@@ -179,39 +230,100 @@ const monthlyColumns = (collation: TextCollation) =>
   ].join(', ');
 const monthlyUsersColumns = (collation: TextCollation) => `user_id ${text(collation)} NOT NULL`;
 
-/** Fills one bucket's monthly rollup and its users from its daily rollup (on the shard). */
-const monthlyFillSql = (schema: string, bucket: number) => [
-  `INSERT INTO ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}
-   SELECT d.user_id
-   FROM (SELECT user_id, count(*) AS groups FROM ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}
-         GROUP BY user_id) d
-   JOIN (SELECT user_id, count(*) AS groups FROM (
-           SELECT DISTINCT user_id, date_trunc('month', day), direction, category, merchant_name,
-             subcategory, to_platform, account_id, account_link_id
-           FROM ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}) x
-         GROUP BY user_id) m ON m.user_id = d.user_id
-   WHERE d.groups >= ${MONTHLY_MIN_DENSITY} * m.groups`,
-  `INSERT INTO ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket}
-   SELECT user_id, date_trunc('month', day)::date, direction, category, merchant_name,
-     subcategory, to_platform, account_id, account_link_id, sum(amount), sum(count),
-     max(max_amount), array_agg(day ORDER BY day)
-   FROM ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}
-   WHERE user_id IN (SELECT user_id FROM ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket})
-   GROUP BY user_id, date_trunc('month', day), direction, category, merchant_name, subcategory,
-     to_platform, account_id, account_link_id`,
-];
+/**
+ * The tables of a lineage whose rows are versioned (every one but the change log), on the
+ * coordinator partitioned like the data.
+ */
+export const VERSIONED_TABLES = [
+  ...SHARDED_TABLES,
+  SPENDING_DAILY_TABLE,
+  SPENDING_MONTHLY_TABLE,
+  SPENDING_MONTHLY_USERS_TABLE,
+] as const;
+export type VersionedTable = (typeof VERSIONED_TABLES)[number];
 
-/** Fills one bucket's rollup from its transactions (on the shard). */
-export const rollupFillSql = (schema: string, bucket: number) => `
-  INSERT INTO ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}
+/** A versioned table's columns (without the versions), as `name type` text. */
+function versionedColumns(table: VersionedTable, collation: TextCollation): string {
+  switch (table) {
+    case SPENDING_DAILY_TABLE:
+      return rollupColumns(collation);
+    case SPENDING_MONTHLY_TABLE:
+      return monthlyColumns(collation);
+    case SPENDING_MONTHLY_USERS_TABLE:
+      return monthlyUsersColumns(collation);
+    default:
+      return columnList(table, collation);
+  }
+}
+
+/** A versioned table's column names (without the versions). */
+export function versionedColumnNames(table: VersionedTable): string[] {
+  switch (table) {
+    case SPENDING_DAILY_TABLE:
+      return ROLLUP_COLUMNS;
+    case SPENDING_MONTHLY_TABLE:
+      return MONTHLY_COLUMNS;
+    case SPENDING_MONTHLY_USERS_TABLE:
+      return ['user_id'];
+    default:
+      return tableColumns(table).map((column) => column.name);
+  }
+}
+
+/** The partition key of a versioned table or the change log (the rollups': their user). */
+export const partitionKey = (table: VersionedTable | typeof CHANGE_LOG_TABLE) =>
+  (PARTITION_KEY as Record<string, string>)[table] ?? 'user_id';
+
+/** The buckets (0-based) a shard (1-based) of `shards` holds. */
+export const bucketsOf = (shard: number, shards: number) =>
+  Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter(
+    (bucket) => shardOfBucket(bucket, shards) === shard,
+  );
+
+/**
+ * One bucket's daily rollup groups at change set `seq`, from its transactions, with the
+ * version `seq`: `where` narrows the transactions read, over `t` (a full build reads them all).
+ */
+export const rollupFillSql = (schema: string, bucket: number, seq = 0, where = 'true') => `
+  INSERT INTO ${schema}.${SPENDING_DAILY_TABLE}_p${bucket} (${ROLLUP_COLUMNS.join(', ')}, gen_from)
   SELECT user_id, transacted_at, direction, category, merchant_name, subcategory, to_platform,
-    account_id, account_link_id, sum(amount), count(*), max(amount)
-  FROM ${schema}.${bucketTable('transactions', bucket)}
-  WHERE ${countedRowSql()}
+    account_id, account_link_id, sum(amount), count(*), max(amount), ${seq}
+  FROM ${schema}.${bucketTable('transactions', bucket)} t
+  WHERE ${visibleAt(seq, 't.')} AND (${where})
+    AND ${countedRowSql('t')}
   GROUP BY user_id, transacted_at, direction, category, merchant_name, subcategory, to_platform,
     account_id, account_link_id`;
 
-/** DDL of one shard's part of a generation: its buckets of every table. */
+/**
+ * One bucket's monthly groups at change set `seq`, from its daily rollup, for the users of the
+ * monthly rollup: `where` narrows the daily groups read, over `r`.
+ */
+export const monthlyFillSql = (schema: string, bucket: number, seq = 0, where = 'true') => `
+  INSERT INTO ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket} (${MONTHLY_COLUMNS.join(', ')}, gen_from)
+  SELECT user_id, date_trunc('month', day)::date, direction, category, merchant_name,
+    subcategory, to_platform, account_id, account_link_id, sum(amount), sum(count),
+    max(max_amount), array_agg(day ORDER BY day), ${seq}
+  FROM ${schema}.${SPENDING_DAILY_TABLE}_p${bucket} r
+  WHERE ${visibleAt(seq, 'r.')} AND (${where})
+    AND user_id IN (SELECT user_id FROM ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket} m
+                    WHERE ${visibleAt(seq, 'm.')})
+  GROUP BY user_id, date_trunc('month', day), direction, category, merchant_name, subcategory,
+    to_platform, account_id, account_link_id`;
+
+/** Fills one bucket's monthly rollup users (a full build's choice) from its daily rollup. */
+const monthlyUsersFillSql = (schema: string, bucket: number) => `
+  INSERT INTO ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket} (user_id)
+  SELECT d.user_id
+  FROM (SELECT user_id, count(*) AS groups FROM ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}
+        GROUP BY user_id) d
+  JOIN (SELECT user_id, count(*) AS groups FROM (
+          SELECT DISTINCT user_id, date_trunc('month', day), direction, category, merchant_name,
+            subcategory, to_platform, account_id, account_link_id
+          FROM ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}) x
+        GROUP BY user_id) m ON m.user_id = d.user_id
+  WHERE d.groups >= ${MONTHLY_MIN_DENSITY} * m.groups`;
+
+/** DDL of one shard's part of a lineage: its buckets of every table. */
 export function shardDdl(
   schema: string,
   shard: number,
@@ -219,19 +331,16 @@ export function shardDdl(
   collation: TextCollation,
 ): string[] {
   const statements = [`CREATE SCHEMA ${schema}`];
-  for (const table of SHARDED_TABLES) {
-    for (let bucket = 0; bucket < BUCKETS; bucket++) {
-      if (shardOfBucket(bucket, shards) !== shard) continue;
-      const name = bucketTable(table, bucket);
-      statements.push(`CREATE TABLE ${schema}.${name} (${columnList(table, collation)})`);
+  for (const table of VERSIONED_TABLES) {
+    for (const bucket of bucketsOf(shard, shards)) {
+      statements.push(
+        `CREATE TABLE ${schema}.${table}_p${bucket} (${versionedColumns(table, collation)}, ${VERSION_COLUMNS.join(', ')})`,
+      );
     }
   }
-  for (let bucket = 0; bucket < BUCKETS; bucket++) {
-    if (shardOfBucket(bucket, shards) !== shard) continue;
+  for (const bucket of bucketsOf(shard, shards)) {
     statements.push(
-      `CREATE TABLE ${schema}.${SPENDING_DAILY_TABLE}_p${bucket} (${rollupColumns(collation)})`,
-      `CREATE TABLE ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket} (${monthlyColumns(collation)})`,
-      `CREATE TABLE ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket} (${monthlyUsersColumns(collation)})`,
+      `CREATE TABLE ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (${changeLogColumns(collation)})`,
     );
   }
   return statements;
@@ -240,24 +349,31 @@ export function shardDdl(
 /** Indexes of one shard's buckets: built after the load (faster than maintained row by row). */
 export function shardIndexDdl(schema: string, shard: number, shards: number): string[] {
   const statements: string[] = [];
+  const versionIndexes = (name: string) => [
+    // What a change set's clean-up and purge look for: few rows each.
+    `CREATE INDEX ON ${schema}.${name} (gen_from) WHERE gen_from > 0`,
+    `CREATE INDEX ON ${schema}.${name} (gen_to) WHERE gen_to IS NOT NULL`,
+  ];
   for (const table of SHARDED_TABLES) {
-    for (let bucket = 0; bucket < BUCKETS; bucket++) {
-      if (shardOfBucket(bucket, shards) !== shard) continue;
+    for (const bucket of bucketsOf(shard, shards)) {
       const name = bucketTable(table, bucket);
       for (const columns of SHARD_INDEXES[table]) {
         statements.push(`CREATE INDEX ON ${schema}.${name} (${columns})`);
       }
-      statements.push(`ANALYZE ${schema}.${name}`);
+      statements.push(...versionIndexes(name), `ANALYZE ${schema}.${name}`);
     }
   }
-  for (let bucket = 0; bucket < BUCKETS; bucket++) {
-    if (shardOfBucket(bucket, shards) !== shard) continue;
+  for (const bucket of bucketsOf(shard, shards)) {
     statements.push(rollupFillSql(schema, bucket));
     statements.push(`CREATE INDEX ON ${schema}.${SPENDING_DAILY_TABLE}_p${bucket} (user_id, day)`);
+    statements.push(...versionIndexes(`${SPENDING_DAILY_TABLE}_p${bucket}`));
     statements.push(`ANALYZE ${schema}.${SPENDING_DAILY_TABLE}_p${bucket}`);
-    statements.push(...monthlyFillSql(schema, bucket));
+    statements.push(monthlyUsersFillSql(schema, bucket), monthlyFillSql(schema, bucket));
     statements.push(
       `CREATE INDEX ON ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket} (user_id, month)`,
+      ...versionIndexes(`${SPENDING_MONTHLY_TABLE}_p${bucket}`),
+      ...versionIndexes(`${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`),
+      `CREATE INDEX ON ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (user_id, seq, id)`,
       `ANALYZE ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket}`,
       `ANALYZE ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`,
     );
@@ -268,21 +384,33 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
 /** DDL of the coordinator's part: partitioned tables whose partitions are the shards' buckets. */
 export function coordinatorDdl(schema: string, shards: number, collation: TextCollation): string[] {
   const statements = [`CREATE SCHEMA ${schema}`];
-  for (const table of SHARDED_TABLES) {
+  for (const table of VERSIONED_TABLES) {
     statements.push(
-      `CREATE TABLE ${schema}.${table} (${columnList(table, collation)}) PARTITION BY HASH (${PARTITION_KEY[table]})`,
+      `CREATE TABLE ${schema}.${table} (${versionedColumns(table, collation)}, ${VERSION_COLUMNS.join(', ')}) PARTITION BY HASH (${partitionKey(table)})`,
+      ...foreignPartitions(schema, table, shards),
     );
-    statements.push(...foreignPartitions(schema, table, shards));
   }
   statements.push(
-    `CREATE TABLE ${schema}.${SPENDING_DAILY_TABLE} (${rollupColumns(collation)}) PARTITION BY HASH (user_id)`,
-    ...foreignPartitions(schema, SPENDING_DAILY_TABLE, shards),
-    `CREATE TABLE ${schema}.${SPENDING_MONTHLY_TABLE} (${monthlyColumns(collation)}) PARTITION BY HASH (user_id)`,
-    ...foreignPartitions(schema, SPENDING_MONTHLY_TABLE, shards),
-    `CREATE TABLE ${schema}.${SPENDING_MONTHLY_USERS_TABLE} (${monthlyUsersColumns(collation)}) PARTITION BY HASH (user_id)`,
-    ...foreignPartitions(schema, SPENDING_MONTHLY_USERS_TABLE, shards),
+    `CREATE TABLE ${schema}.${CHANGE_LOG_TABLE} (${changeLogColumns(collation)}) PARTITION BY HASH (user_id)`,
+    ...foreignPartitions(schema, CHANGE_LOG_TABLE, shards),
   );
   return statements;
+}
+
+/**
+ * A generation's schema on the coordinator: one view per table over the lineage's rows, those
+ * visible at change set `seq`. The views are plain enough to be inlined: every statement still
+ * goes to the user's shard, aggregates included, with the version test in its remote SQL.
+ */
+export function generationViewsDdl(schema: string, dataSchema: string, seq: number): string[] {
+  return [
+    `CREATE SCHEMA ${schema}`,
+    ...VERSIONED_TABLES.map(
+      (table) =>
+        `CREATE VIEW ${schema}.${table} AS SELECT ${versionedColumnNames(table).join(', ')}
+         FROM ${dataSchema}.${table} WHERE ${visibleAt(seq)}`,
+    ),
+  ];
 }
 
 /** Each bucket of a partitioned table on the coordinator: a foreign table on its shard. */

@@ -91,7 +91,8 @@ describe('one shard down', () => {
     await client.connect();
     try {
       const meta = await client.query<{ schema_name: string }>(
-        'SELECT schema_name FROM public.store_meta',
+        // The lineage's data schema holds the partitioned tables (the generation's are views).
+        'SELECT data_schema AS schema_name FROM public.store_meta',
       );
       const schema = meta.rows[0]?.schema_name as string;
       const found = await client.query<{ partition: string }>(

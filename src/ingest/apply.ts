@@ -1,0 +1,279 @@
+/**
+ * Applying a change set (ingest/changes.ts) to a DuckDB store as a new generation: under the
+ * store's write lock (loads serialize), the change set is checked and derived in a scratch
+ * database against the published file (opened read-only, so running servers keep reading it),
+ * then the file is copied, the delta written into the copy (rows, the rollups of the changed
+ * days, the change log, store_meta), and the copy renamed over the store: readers see the old
+ * generation or the new, never a mix. A failure or a kill at any point leaves the published
+ * file as it was (a killed load leaves only its temp files, and a lock the next load takes over).
+ *
+ * The copy costs what copying the file costs (about a second per GB here): the price of never
+ * writing the file readers hold open.
+ */
+import { constants } from 'node:fs';
+import { copyFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { SPENDING_DAILY_TABLE } from '../contract/derived.ts';
+import { newGeneration } from '../contract/store-format.ts';
+import {
+  CHANGE_LOG_TABLE,
+  CHANGE_SETS_TABLE,
+  STORE_META_TABLE,
+  TABLE_KEYS,
+  TABLE_NAMES,
+  TABLE_ORDER,
+  type TableName,
+} from '../contract/tables.ts';
+import {
+  publishDatabaseFile,
+  removeDatabaseFiles,
+  tempPathNextTo,
+  withWriteLock,
+} from '../engines/duckdb/files.ts';
+import { importTokens, revokeTokenHashes } from '../engines/duckdb/token-file.ts';
+import { sqlString } from '../engines/sql/literals.ts';
+import { tokensPathFor } from '../tokens/path.ts';
+import { seconds } from './build.ts';
+import {
+  type ChangeInputs,
+  type ChangeSummary,
+  DEFAULT_LOG_SPAN,
+  findChangeInputs,
+  type LogSpan,
+  planChangeSet,
+  type StoreReader,
+} from './changes.ts';
+import { spendingRollupUpdateSql } from './derive.ts';
+
+export interface ApplyOptions {
+  changesDir: string;
+  databasePath: string;
+  /** The token store the change set's access_tokens go to (default: beside the store). */
+  tokensPath?: string;
+  /** How long the change log is kept (default DEFAULT_LOG_SPAN). */
+  keepLog?: LogSpan;
+  onProgress?: (line: string) => void;
+}
+
+export interface ApplyResult {
+  generation: string;
+  /** The change set's number in its lineage (the full build is 0). */
+  seq: number;
+  summary: ChangeSummary;
+}
+
+/** The published state a change set builds on: store_meta's row. */
+export interface StoreState {
+  generation: string;
+  lineage: string;
+  seq: number;
+  logFloor: number;
+}
+
+/** Reads the stored rows from a DuckDB store attached as `schema`. */
+const duckdbReader = (schema: string): StoreReader => ({
+  async read(conn, table, conditions) {
+    // One semi join per condition (an OR of them would scan the table row by row), each
+    // adding the rows not read yet.
+    const read = TABLE_KEYS[table].map((key) => `c.${key} = t.${key}`).join(' AND ');
+    for (const condition of conditions) {
+      await conn.run(
+        `INSERT INTO cur.${table} SELECT t.* FROM ${schema}.${table} t
+         SEMI JOIN ${condition.set} w ON ${condition.columns
+           .map((column) => `w.${condition.columns.length === 1 ? 'k' : column} = t.${column}`)
+           .join(' AND ')}
+         WHERE NOT EXISTS (SELECT 1 FROM cur.${table} c WHERE ${read})`,
+      );
+    }
+  },
+});
+
+async function readState(conn: DuckDBConnection, schema: string): Promise<StoreState> {
+  const [row] = (
+    await conn.runAndReadAll(`SELECT * FROM ${schema}.${STORE_META_TABLE} LIMIT 1`)
+  ).getRowObjectsJson();
+  const accountFacts = await conn
+    .run(`SELECT account_type FROM ${schema}.transactions LIMIT 0`)
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!row || typeof row.lineage !== 'string' || row.seq === null || !accountFacts) {
+    throw new Error(
+      'the store was built by an older build-db: rebuild it once with --source before applying change sets',
+    );
+  }
+  return {
+    generation: String(row.generation),
+    lineage: row.lineage,
+    seq: Number(row.seq),
+    logFloor: Number(row.log_floor ?? 0),
+  };
+}
+
+/**
+ * The oldest seq cursors may still stand at once change set `seq` is applied: every change
+ * set within the span is kept (see docs/data-contract.md, "The change log").
+ */
+function logFloorSql(span: LogSpan, state: StoreState, seq: number, changeSets: string): string {
+  if ('changeSets' in span) return `SELECT ${Math.max(state.logFloor, seq - span.changeSets)}`;
+  return `SELECT greatest(${state.logFloor}, coalesce(max(seq), ${state.logFloor}))
+          FROM ${changeSets} WHERE applied_at <= CAST(now() AS TIMESTAMP) - INTERVAL ${span.days} DAY`;
+}
+
+/** Key equality of a stored row `a` and a delta row `b`. */
+const sameKey = (table: TableName, a: string, b: string) =>
+  TABLE_KEYS[table].map((key) => `${a}.${key} = ${b}.${key}`).join(' AND ');
+
+/** Writes the delta into the store attached as `out`, as change set `seq`. */
+async function writeDelta(
+  conn: DuckDBConnection,
+  state: StoreState,
+  generation: string,
+  source: string,
+  span: LogSpan,
+  progress: (line: string) => void,
+): Promise<number> {
+  const seq = state.seq + 1;
+  let step = performance.now();
+  for (const table of TABLE_NAMES) {
+    await conn.run(
+      `DELETE FROM out.${table} t USING delta.gone_${table} g WHERE ${sameKey(table, 't', 'g')}`,
+    );
+    await conn.run(
+      `INSERT INTO out.${table} SELECT * FROM delta.new_${table} ORDER BY ${TABLE_ORDER[table]}`,
+    );
+  }
+  progress(`  rows removed and written (${seconds(step)})`);
+  step = performance.now();
+  const hasRollups = await conn.run(`SELECT 1 FROM out.${SPENDING_DAILY_TABLE} LIMIT 0`).then(
+    () => true,
+    () => false,
+  );
+  if (hasRollups) {
+    for (const statement of spendingRollupUpdateSql(
+      'out',
+      'delta.days',
+      'delta.months',
+      'delta.removed_users',
+    )) {
+      await conn.run(statement);
+    }
+    progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
+  }
+  await conn.run(
+    `INSERT INTO out.${CHANGE_LOG_TABLE} SELECT ${seq}, user_id, id, before, after FROM delta.log ORDER BY user_id, id`,
+  );
+  await conn.run(
+    `INSERT INTO out.${CHANGE_SETS_TABLE} VALUES ($1, $2, CAST(now() AS TIMESTAMP), $3)`,
+    [seq, generation, source],
+  );
+  const [floorRow] = (
+    await conn.runAndReadAll(
+      `SELECT (${logFloorSql(span, state, seq, `out.${CHANGE_SETS_TABLE}`)}) AS floor`,
+    )
+  ).getRowObjectsJson();
+  const floor = Number(floorRow?.floor ?? state.logFloor);
+  await conn.run(`DELETE FROM out.${CHANGE_LOG_TABLE} WHERE seq <= ${floor}`);
+  await conn.run(
+    `UPDATE out.${STORE_META_TABLE} SET generation = $1, built_at = CAST(now() AS TIMESTAMP),
+       source = $2, seq = $3, log_floor = $4`,
+    [generation, source, seq, floor],
+  );
+  return floor;
+}
+
+/** Applies a change set to the DuckDB store at `databasePath` as a new generation. */
+export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> {
+  const progress = options.onProgress ?? (() => {});
+  const started = performance.now();
+  const changesDir = resolve(options.changesDir);
+  const target = resolve(options.databasePath);
+  const inputs = await findChangeInputs(changesDir);
+  if (!(await stat(target).catch(() => undefined))?.isFile()) {
+    throw new Error(`store not found: ${target} (build it first with --source)`);
+  }
+  const span = options.keepLog ?? DEFAULT_LOG_SPAN;
+  const result = await withWriteLock(target, async () => {
+    const scratchPath = tempPathNextTo(target, 'changes');
+    const stagingPath = tempPathNextTo(target, 'staging');
+    const copyPath = tempPathNextTo(target, 'apply');
+    const instance = await DuckDBInstance.create(scratchPath);
+    const conn = await instance.connect();
+    try {
+      await conn.run(`SET TimeZone = 'UTC'`);
+      await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
+      await conn.run(`ATTACH ${sqlString(target)} AS store (READ_ONLY)`);
+      const state = await readState(conn, 'store');
+      const summary = await planChangeSet(conn, inputs, duckdbReader('store'), progress);
+      await conn.run('DETACH store');
+
+      let step = performance.now();
+      // A copy-on-write clone where the file system offers one, else a copy.
+      await copyFile(target, copyPath, constants.COPYFILE_FICLONE);
+      progress(`copied ${basename(target)} (${seconds(step)})`);
+      step = performance.now();
+      await conn.run(`ATTACH ${sqlString(copyPath)} AS out`);
+      const copied = await readState(conn, 'out');
+      if (copied.generation !== state.generation) {
+        throw new Error(`${target} changed while the change set was applied; nothing was replaced`);
+      }
+      const generation = newGeneration();
+      const floor = await writeDelta(conn, state, generation, changesDir, span, progress);
+      const checkpoint = performance.now();
+      await conn.run('CHECKPOINT out');
+      progress(`  checkpointed (${seconds(checkpoint)})`);
+      await conn.run('DETACH out');
+      progress(`wrote change set ${state.seq + 1} into the copy (${seconds(step)})`);
+      conn.closeSync();
+      instance.closeSync();
+      await publishDatabaseFile(copyPath, target);
+      progress(
+        `published generation ${generation}: change set ${state.seq + 1} of lineage ${state.lineage}; the change log covers change sets after ${floor}`,
+      );
+      return { generation, seq: state.seq + 1, summary };
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+      await Promise.all([scratchPath, stagingPath, copyPath].map(removeDatabaseFiles));
+    }
+  });
+  await applyTokenChanges(options, inputs, target, progress);
+  const { added, modified, removed, users } = result.summary.log;
+  progress(
+    `applied ${changesDir} to ${target} in ${seconds(started)}: transactions ${added} added, ${modified} modified, ${removed} removed, over ${users} users`,
+  );
+  return result;
+}
+
+/** The change set's access_tokens: upserts join the token store, removals revoke. */
+async function applyTokenChanges(
+  options: ApplyOptions,
+  inputs: ChangeInputs,
+  target: string,
+  progress: (line: string) => void,
+): Promise<void> {
+  const tokensPath = options.tokensPath ?? tokensPathFor(target);
+  if (inputs.upserts.has('access_tokens')) {
+    const added = await importTokens(tokensPath, target, 'access_tokens');
+    progress(`access_tokens: ${added} new in ${tokensPath}`);
+  }
+  const removals = inputs.deletes.get('access_tokens');
+  if (!removals) return;
+  const revoked = await revokeTokenHashes(tokensPath, await deletedTokens(removals.reader));
+  progress(`access_tokens: ${revoked} revoked in ${tokensPath}`);
+}
+
+/** The hashes an access_tokens.deleted.csv names (already validated). */
+export async function deletedTokens(reader: string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    const rows = (await conn.runAndReadAll(`SELECT token_hash FROM ${reader}`)).getRowObjectsJson();
+    return rows.map((row) => String(row.token_hash));
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}

@@ -1,0 +1,459 @@
+/**
+ * Change sets on a DuckDB store (build-db --changes): the store a change set leaves is the
+ * store a full build of the changed data makes (every table, the derived columns and the
+ * rollups); a change set that would break the contract is refused with `file:line: reason`
+ * and changes nothing; loads serialize; a load killed midway leaves the published store
+ * serving and the next one succeeds; the CLI's usage, help and exit codes.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_KEYS, TABLE_NAMES, TABLES } from '../../../src/contract/tables.ts';
+import { applyChanges } from '../../../src/ingest/apply.ts';
+import { BuildInputError, buildStore } from '../../../src/ingest/build.ts';
+import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
+import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
+import { makeTempDir, queryStoreFile } from '../../helpers/store.ts';
+
+const TSX = resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+const BUILD_DB = resolve(import.meta.dirname, '../../../scripts/build-db.ts');
+const SLOW = 240_000;
+
+const BEN = 'usr_jqhzo7mn41';
+const CHECKING = 'acc_mp5j4s9lxtbf2n';
+const SAVINGS = 'acc_k79ts0f8muwkk8';
+
+/** A change set touching every kind of row: what the equivalence test applies. */
+const EVERYTHING: ChangeSetFiles = {
+  upserts: {
+    users: [
+      {
+        id: 'usr_new',
+        name: 'New User',
+        email: 'new@example.com',
+        created_at: '2026-11-01T00:00:00Z',
+      },
+    ],
+    links: [
+      {
+        id: 'lnk_new',
+        user_id: 'usr_new',
+        type: 'institution',
+        name: 'Bank',
+        status: 'active',
+        created_at: '2026-11-01T00:00:00Z',
+      },
+    ],
+    accounts: [
+      {
+        id: 'acc_new',
+        user_id: 'usr_new',
+        link_id: 'lnk_new',
+        name: 'Checking',
+        type: 'depository',
+      },
+      // A savings account becomes an investment account: its transactions' facts change.
+      {
+        id: SAVINGS,
+        user_id: BEN,
+        link_id: 'lnk_9jsnolw673es',
+        name: 'Citibank Savings',
+        mask: '2748',
+        type: 'investment',
+        subtype: 'brokerage',
+        currency: 'USD',
+      },
+    ],
+    transactions: [
+      {
+        id: 'txn_lrz9m3vum8wzd2zylw28',
+        user_id: BEN,
+        account_id: 'acc_c91djv0subp9qu',
+        transacted_at: '2025-08-21',
+        amount: '150.00',
+        direction: 'DEBIT',
+        description: 'GEICO *AUTO',
+        merchant_name: 'GEICO',
+        category: 'General Services',
+      },
+      {
+        id: 'txn_c1',
+        user_id: BEN,
+        account_id: CHECKING,
+        transacted_at: '2026-11-19',
+        amount: '12.34',
+        direction: 'DEBIT',
+        description: 'ROBINHOOD FUNDS',
+        category: 'Transfer Out',
+      },
+      {
+        id: 'txn_c2',
+        user_id: BEN,
+        account_id: CHECKING,
+        transacted_at: '2026-10-02',
+        amount: '45.00',
+        direction: 'DEBIT',
+        description: 'BLUE BOTTLE',
+        merchant_name: 'Blue Bottle Coffee',
+        category: 'Food and Drink',
+      },
+      {
+        id: 'txn_c3',
+        user_id: 'usr_new',
+        account_id: 'acc_new',
+        transacted_at: '2026-11-02',
+        amount: '9.99',
+        direction: 'DEBIT',
+        description: 'NETFLIX',
+        merchant_name: 'Netflix',
+        category: 'Entertainment',
+      },
+    ],
+    balances: [
+      { account_id: CHECKING, as_of: '2026-11-21', current: '100.00' },
+      { account_id: 'acc_new', as_of: '2026-11-21', current: '5.00', available: '5.00' },
+    ],
+  },
+  deletes: {
+    transactions: [{ id: 'txn_hdujbn8vlpyyux57fol1' }, { id: 'txn_not_there' }],
+    balances: [{ account_id: CHECKING, as_of: '2025-08-21' }],
+  },
+};
+
+/** The source folder a full build of the changed data reads: the demo data with the change set applied. */
+async function changedSource(changesDir: string): Promise<string> {
+  const out = makeTempDir('changed-source');
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  const csv = (path: string) =>
+    `read_csv('${path}', all_varchar = true, header = true, quote = '"', escape = '"')`;
+  const exists = async (path: string) =>
+    readFile(path).then(
+      () => true,
+      () => false,
+    );
+  try {
+    for (const table of TABLE_NAMES) {
+      const base = join(DEMO_DIR, `${table}.csv`);
+      const upserts = join(changesDir, `${table}.csv`);
+      const deletes = join(changesDir, `${table}.deleted.csv`);
+      if (!(await exists(base)) && !(await exists(upserts))) continue;
+      const keys = TABLE_KEYS[table].join(', ');
+      const columns = TABLES[table].columns.map((column) => column.name);
+      const parts: string[] = [];
+      if (await exists(base)) {
+        const gone = [
+          ...((await exists(upserts)) ? [`SELECT ${keys} FROM ${csv(upserts)}`] : []),
+          ...((await exists(deletes)) ? [`SELECT ${keys} FROM ${csv(deletes)}`] : []),
+        ];
+        parts.push(
+          `SELECT * FROM ${csv(base)}${gone.length ? ` WHERE (${keys}) NOT IN (${gone.join(' UNION ')})` : ''}`,
+        );
+      }
+      if (await exists(upserts)) parts.push(`SELECT * FROM ${csv(upserts)}`);
+      const select = columns.map((column) => `CAST(NULL AS VARCHAR) AS ${column}`).join(', ');
+      await conn.run(
+        `COPY (SELECT * FROM (SELECT ${select} WHERE false) UNION ALL BY NAME ${parts.join(' UNION ALL BY NAME ')})
+         TO '${join(out, `${table}.csv`)}' (HEADER, QUOTE '"')`,
+      );
+    }
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  return out;
+}
+
+/** Every table a store's answers come from, as sorted rows (lists sorted where their order is free). */
+async function contents(databasePath: string): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, string> = Object.fromEntries(
+    TABLE_NAMES.map((table) => [table, `SELECT * FROM ${table}`]),
+  );
+  tables.spending_daily =
+    'SELECT * EXCLUDE (amounts), list_sort(amounts) AS amounts FROM spending_daily';
+  tables.spending_monthly = `SELECT * EXCLUDE (amounts), list_sort(amounts) AS amounts FROM spending_monthly`;
+  tables.spending_monthly_users = 'SELECT * FROM spending_monthly_users';
+  const result: Record<string, unknown[]> = {};
+  for (const [name, sql] of Object.entries(tables)) {
+    const rows = await queryStoreFile(
+      databasePath,
+      `SELECT to_json(r)::VARCHAR AS row FROM (${sql}) r`,
+    );
+    result[name] = rows.map((row) => String(row.row)).sort();
+  }
+  return result;
+}
+
+let base: string;
+beforeAll(async () => {
+  base = join(makeTempDir('base'), 'finance.duckdb');
+  await buildStore({ sourceDir: DEMO_DIR, databasePath: base });
+}, SLOW);
+
+async function copyOfBase(): Promise<string> {
+  const path = join(makeTempDir('store'), 'finance.duckdb');
+  await buildStore({ sourceDir: DEMO_DIR, databasePath: path });
+  return path;
+}
+
+const meta = async (path: string) =>
+  (
+    await queryStoreFile<{ generation: string; seq: number; lineage: string }>(
+      path,
+      'SELECT generation, seq, lineage FROM store_meta',
+    )
+  )[0];
+
+describe('a change set on a DuckDB store', () => {
+  it(
+    'leaves the store a full build of the changed data makes: rows, derived columns, rollups',
+    async () => {
+      const store = await copyOfBase();
+      const changesDir = await writeChangeSet(EVERYTHING);
+      const result = await applyChanges({ changesDir, databasePath: store });
+      expect(result.seq).toBe(1);
+      expect(result.summary.log).toMatchObject({ added: 3, removed: 1 });
+      const rebuilt = join(makeTempDir('rebuilt'), 'finance.duckdb');
+      await buildStore({ sourceDir: await changedSource(changesDir), databasePath: rebuilt });
+      const [applied, full] = await Promise.all([contents(store), contents(rebuilt)]);
+      for (const table of Object.keys(full)) expect(applied[table], table).toEqual(full[table]);
+      const log = await queryStoreFile(
+        store,
+        'SELECT count(*)::INTEGER AS n, count(DISTINCT seq)::INTEGER AS sets FROM change_log',
+      );
+      // The savings account's transactions changed as the list shows them (now investment).
+      expect(Number(log[0]?.n)).toBeGreaterThan(10);
+      expect(await meta(store)).toMatchObject({
+        seq: 1,
+        lineage:
+          (await meta(base))?.lineage === undefined ? expect.any(String) : expect.any(String),
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses what would break the contract, naming file and line, and changes nothing',
+    async () => {
+      const store = await copyOfBase();
+      const before = await meta(store);
+      const cases: [ChangeSetFiles, string[]][] = [
+        [
+          { deletes: { accounts: [{ id: CHECKING }] } },
+          [
+            `accounts.deleted.csv:2: this change leaves the stored transaction`,
+            `accounts.deleted.csv:2: this change leaves the stored balance`,
+          ],
+        ],
+        [
+          {
+            upserts: {
+              transactions: [
+                {
+                  id: 'txn_x',
+                  user_id: BEN,
+                  account_id: 'acc_missing',
+                  transacted_at: '2026-01-01',
+                  amount: '1.00',
+                  direction: 'DEBIT',
+                  description: 'X',
+                  category: 'Other',
+                },
+                {
+                  id: 'txn_y',
+                  user_id: BEN,
+                  account_id: CHECKING,
+                  transacted_at: '2026-01-01',
+                  amount: '1.00',
+                  direction: 'DEBIT',
+                  description: 'Y',
+                  category: 'Other',
+                },
+                {
+                  id: 'txn_y',
+                  user_id: BEN,
+                  account_id: CHECKING,
+                  transacted_at: '2026-01-01',
+                  amount: '2.00',
+                  direction: 'DEBIT',
+                  description: 'Y',
+                  category: 'Other',
+                },
+              ],
+            },
+          },
+          [
+            "transactions.csv:2: account 'acc_missing' does not exist in accounts",
+            "transactions.csv:4: duplicate id 'txn_y' (first at line 3)",
+          ],
+        ],
+        [
+          {
+            upserts: {
+              transactions: [
+                {
+                  id: 'txn_z',
+                  user_id: BEN,
+                  account_id: CHECKING,
+                  transacted_at: '2026-02-30',
+                  amount: '-1',
+                  direction: 'DEBIT',
+                  description: 'Z',
+                  category: 'Other',
+                },
+              ],
+            },
+          },
+          ["transactions.csv:2: transacted_at is not a date (YYYY-MM-DD): '2026-02-30'"],
+        ],
+        [
+          {
+            upserts: {
+              transactions: [
+                {
+                  id: 'txn_hdujbn8vlpyyux57fol1',
+                  user_id: BEN,
+                  account_id: CHECKING,
+                  transacted_at: '2026-01-01',
+                  amount: '1.00',
+                  direction: 'DEBIT',
+                  description: 'Z',
+                  category: 'Other',
+                },
+              ],
+            },
+            deletes: { transactions: [{ id: 'txn_hdujbn8vlpyyux57fol1' }] },
+          },
+          [
+            "transactions.deleted.csv:2: 'txn_hdujbn8vlpyyux57fol1' is both removed here and upserted in transactions.csv",
+          ],
+        ],
+        [
+          { deletes: { users: [{ id: BEN }] } },
+          ['users.deleted.csv:2: this change leaves the stored link'],
+        ],
+        [
+          { deletes: { balances: [{ account_id: CHECKING, day: '2026-01-01' }] } },
+          [
+            "balances.deleted.csv:1: unknown column 'day'",
+            "balances.deleted.csv:1: missing required column 'as_of'",
+          ],
+        ],
+      ];
+      for (const [files, expected] of cases) {
+        const error = await applyChanges({
+          changesDir: await writeChangeSet(files),
+          databasePath: store,
+        }).catch((e: unknown) => e);
+        expect(error, JSON.stringify(files)).toBeInstanceOf(BuildInputError);
+        const problems = (error as BuildInputError).problems;
+        for (const line of expected) {
+          expect(
+            problems.some((problem) => problem.startsWith(line)),
+            `${line}\n${problems.join('\n')}`,
+          ).toBe(true);
+        }
+      }
+      expect(await meta(store)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'serializes loads: two at once both apply, one after the other',
+    async () => {
+      const store = await copyOfBase();
+      const one = (id: string) =>
+        writeChangeSet({
+          upserts: {
+            transactions: [
+              {
+                id,
+                user_id: BEN,
+                account_id: CHECKING,
+                transacted_at: '2026-11-01',
+                amount: '3.00',
+                direction: 'DEBIT',
+                description: id,
+                category: 'Other',
+              },
+            ],
+          },
+        });
+      const [a, b] = await Promise.all([one('txn_a'), one('txn_b')]);
+      const results = await Promise.all([
+        applyChanges({ changesDir: a, databasePath: store }),
+        applyChanges({ changesDir: b, databasePath: store }),
+      ]);
+      expect(results.map((result) => result.seq).sort()).toEqual([1, 2]);
+      const rows = await queryStoreFile(
+        store,
+        `SELECT id FROM transactions WHERE id IN ('txn_a', 'txn_b') ORDER BY id`,
+      );
+      expect(rows.map((row) => row.id)).toEqual(['txn_a', 'txn_b']);
+    },
+    SLOW,
+  );
+
+  it(
+    'a load killed midway leaves the store serving, and the next load succeeds',
+    async () => {
+      const store = await copyOfBase();
+      const before = await meta(store);
+      const changesDir = await writeChangeSet(EVERYTHING);
+      // One process: tsx's launcher would leave its child running when killed.
+      const child = spawn(
+        'node',
+        ['--import', 'tsx', BUILD_DB, '--changes', changesDir, '--database', store],
+        { cwd: resolve(import.meta.dirname, '../../..'), stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      await new Promise<void>((resolvePromise) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('read the stored rows')) {
+            child.kill('SIGKILL');
+            resolvePromise();
+          }
+        });
+        child.once('exit', () => resolvePromise());
+      });
+      await new Promise((resolvePromise) => child.once('exit', resolvePromise));
+      expect(await meta(store)).toEqual(before);
+      const run = spawnSync(TSX, [BUILD_DB, '--changes', changesDir, '--database', store], {
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect((await meta(store))?.seq, run.stderr).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
+    'the CLI: usage and exit codes',
+    async () => {
+      const store = await copyOfBase();
+      const cli = (...args: string[]) => spawnSync(TSX, [BUILD_DB, ...args], { encoding: 'utf8' });
+      const help = cli('--help');
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain('--changes <folder>');
+      expect(help.stdout).toContain('--keep-log');
+      expect(cli('--source', DEMO_DIR, '--changes', DEMO_DIR, '--database', store).status).toBe(2);
+      expect(cli('--changes', DEMO_DIR, '--database', store, '--keep-log', 'soon').status).toBe(2);
+      expect(cli('--source', DEMO_DIR, '--database', store, '--keep-log', '3').status).toBe(2);
+      const refused = cli(
+        '--changes',
+        await writeChangeSet({ deletes: { accounts: [{ id: CHECKING }] } }),
+        '--database',
+        store,
+      );
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('accounts.deleted.csv:2:');
+      expect(refused.stderr).toContain('change set refused');
+      const empty = cli('--changes', makeTempDir('empty'), '--database', store);
+      expect(empty.status).toBe(1);
+      expect(empty.stderr).toContain('no change files');
+    },
+    SLOW,
+  );
+});
