@@ -1370,6 +1370,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1580,6 +1581,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -1793,6 +1795,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2001,6 +2004,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     syncTransactions: {
@@ -2176,7 +2198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The data store is unavailable; retry later */
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2200,6 +2222,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2392,6 +2415,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2586,6 +2610,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2761,6 +2786,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2936,6 +2962,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3111,6 +3138,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3307,6 +3335,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3501,6 +3530,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3676,6 +3706,7 @@ export interface operations {
             505: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];

@@ -8,6 +8,13 @@ import { StoreUnavailableError } from '../port/read-port.ts';
 /** When to try again after the store (or the shard holding the user) could not answer. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The 410's detail: only the sync feed answers 410, for a cursor older than the change log the
+ * store keeps; it says what the client does next.
+ */
+export const SYNC_GONE =
+  'This cursor is older than the change log this store keeps (or the store was rebuilt since): sync again without a cursor.';
+
 /** When to try again after a request that arrived while the server was shutting down. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 

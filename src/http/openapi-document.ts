@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
-import { SYNC_GONE } from '../areas/transactions/sync.ts';
+import { SYNC_GONE } from './errors.ts';
 
 export type Json = Record<string, unknown>;
 

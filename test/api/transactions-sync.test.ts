@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_GONE } from '../../src/areas/transactions/sync.ts';
+import { SYNC_GONE } from '../../src/http/errors.ts';
 import {
   type ChangeSetFiles,
   type ChangingStore,

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { foldCase } from '../../domain/case-fold.ts';
 import { Exact, exact, formatMoney } from '../../domain/money.ts';
+import { SYNC_GONE } from '../../http/errors.ts';
 import { sendDetail } from '../../http/fastapi/detail.ts';
 import {
   RequestValidationError,
@@ -33,7 +34,7 @@ import {
   TransactionSyncResponse,
 } from './schemas.ts';
 import { listedTransaction, transactionListStream } from './stream.ts';
-import { type CursorState, decodeCursor, encodeCursor, SYNC_GONE, syncPage } from './sync.ts';
+import { type CursorState, decodeCursor, encodeCursor, syncPage } from './sync.ts';
 
 /**
  * An unpaginated list of more transactions than this is heavy: seconds of a core and a body of

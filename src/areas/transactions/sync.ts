@@ -11,10 +11,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ReadPort, TransactionRecord } from '../../port/read-port.ts';
 
-/** The 410's detail: what the client does next. */
-export const SYNC_GONE =
-  'This cursor is older than the change log this store keeps (or the store was rebuilt since): sync again without a cursor.';
-
 export interface CursorState {
   lineage: string;
   /** The change set the client's copy stands at; null: it holds nothing yet. */
