@@ -202,7 +202,7 @@ function newRowsSql(table: ShardedTable): string {
       return 'a.user_id';
     // The text filter's folded columns, folded as the full load folds them.
     const text = table === 'transactions' ? folded.get(column.name) : undefined;
-    return text ? `lower(x.${text})` : `x.${column.name}`;
+    return text ? `lower(x.${text}) AS ${column.name}` : `x.${column.name}`;
   });
   return `SELECT ${columns.join(', ')}, ${owner} AS owner FROM delta.new_${table} x ${accountJoin}`;
 }
@@ -239,13 +239,16 @@ async function routeUsers(
      WHERE satisfies_hash_partition('${dataSchema}.users'::regclass, ${BUCKETS}, b, u)`,
     [users],
   );
+  await conn.run('CREATE TABLE delta.bucket (user_id VARCHAR, bucket INTEGER)');
+  // DuckDB cannot read an empty CSV file (it sniffs the first line).
+  if (rows.length === 0) return;
   const file = join(scratchDir, 'buckets.csv');
   await writeFile(
     file,
     rows.map((route) => `${csvField(route.user_id)},${route.bucket}`).join('\n'),
   );
   await conn.run(
-    `CREATE TABLE delta.bucket AS SELECT * FROM read_csv(${quote(file)}, header = false,
+    `INSERT INTO delta.bucket SELECT * FROM read_csv(${quote(file)}, header = false,
        columns = {'user_id': 'VARCHAR', 'bucket': 'INTEGER'}, quote = '"', escape = '"')`,
   );
 }
