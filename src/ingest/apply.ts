@@ -28,6 +28,7 @@ import {
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
+  removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
 } from '../engines/duckdb/files.ts';
@@ -196,6 +197,13 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
   }
   const span = options.keepLog ?? DEFAULT_LOG_SPAN;
   const result = await withWriteLock(target, async () => {
+    // A killed apply leaves a copy of the store beside it: the size of the store.
+    const stale = await removeStaleTemps(target);
+    if (stale.paths.length > 0) {
+      progress(
+        `removed ${stale.paths.length} file(s) left by an interrupted build (${(stale.bytes / 1048576).toFixed(1)} MiB)`,
+      );
+    }
     const scratchPath = tempPathNextTo(target, 'changes');
     const stagingPath = tempPathNextTo(target, 'staging');
     const copyPath = tempPathNextTo(target, 'apply');

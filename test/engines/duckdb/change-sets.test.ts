@@ -6,8 +6,8 @@
  * serving and the next one succeeds; the CLI's usage, help and exit codes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_KEYS, TABLE_NAMES, TABLES } from '../../../src/contract/tables.ts';
@@ -425,6 +425,12 @@ describe('a change set on a DuckDB store', () => {
       });
       expect(run.status, run.stderr).toBe(0);
       expect((await meta(store))?.seq, run.stderr).toBe(1);
+      // The killed load's scratch files beside the store are gone with it.
+      expect(run.stderr).toMatch(/removed \d+ file\(s\) left by an interrupted build/);
+      const left = (await readdir(dirname(store))).filter((name) =>
+        name.startsWith(`.${basename(store)}.`),
+      );
+      expect(left).toEqual([]);
     },
     SLOW,
   );
