@@ -100,6 +100,8 @@ export class SpendingFold {
   private summaryCents = 0n;
   private summaryCount = 0;
   private readonly merchantNames = new Set<string>();
+  /** Per day, its period's key: a heavy user's groups share a few hundred days. */
+  private readonly periods = new Map<string, string>();
 
   constructor(private readonly query: SpendingQuery) {
     this.categories = new Set(query.categories);
@@ -127,8 +129,17 @@ export class SpendingFold {
       case 'merchant':
         return merchantOf(row.merchant_name);
       case 'time_period':
-        return periodKey(day, this.query.timePeriod);
+        return this.periodOf(day);
     }
+  }
+
+  private periodOf(day: string): string {
+    let key = this.periods.get(day);
+    if (key === undefined) {
+      key = periodKey(day, this.query.timePeriod);
+      this.periods.set(day, key);
+    }
+    return key;
   }
 
   /** `largest`: the group's own largest row, when the engine has it. */
@@ -172,7 +183,7 @@ export class SpendingFold {
       category: group.category,
       merchant: merchantOf(group.merchant_name),
       subcategory: subcategoryOf(group.subcategory),
-      period: periodKey(group.day, this.query.timePeriod),
+      period: this.periodOf(group.day),
     };
     this.sets.forEach((set, index) => {
       const key = [group.direction, ...set.map((column) => values[column])].join(SEPARATOR);
