@@ -276,15 +276,16 @@ function readFor(query: SpendingQuery, { source, monthlyUsers }: SpendingReads) 
 /**
  * `reads`: what the store's rollups hold (spendingReadsOf). From the rollup, the one statement
  * answers only the monthly rollup's (dense) users, and not their merchant entries over whole
- * months: measured in-process on a store of 2,000 users and one of 500,000 rows
- * (bench/spending-paths.ts, CPU ms per answer, median, load average 11-12 on 2 cores), a
- * typical user's answer folded took 12-32 ms against 23-53 from the statement, in each of seven
- * shapes (by category, merchant and period, over months, weeks and days); the dense user's
- * 36/35 ms from the statement against 59/48 folded by category or period over months, 78-574
- * against 543-830 over weeks or days (tens of thousands of daily groups to send), but 577
- * against 141 folded by merchant over months (the statement counts every amount; the fold only
- * a cadence's). Read from the transactions (equivalence checks), a group per row: the
- * statement, but for a single day's ids, which only the fold lists.
+ * months. Measured in-process on a store of 2,000 users and one of 500,000 rows
+ * (bench/spending-paths.ts: CPU ms per answer, medians of two runs at load average 7-12 on 2
+ * cores): a typical user's answer folded 12-33 ms against 23-53 from the statement, in each of
+ * seven shapes (by category, merchant and period, over months, weeks and days); the dense
+ * user's from the statement 35-60 ms against 48-78 folded by category or period over months
+ * (even by period in one run), 78-574 against 543-1011 over weeks or days (tens of thousands
+ * of daily groups to send), but 500-577 against 101-141 folded by merchant over months (the
+ * statement counts every amount, the fold only a cadence's). Read from the transactions
+ * (equivalence checks), a group per row: the statement, but for a single day's ids, which only
+ * the fold lists.
  */
 export function spendingAggregates(
   db: DuckDbPool,
