@@ -109,8 +109,11 @@ export class SpendingFold {
     this.breakdowns = this.sets.map(() => new Map());
   }
 
-  /** Rules 5 and 7 (rule 6, the platform transfers, is the group's `to_platform`). */
-  isCounted(row: { direction: string; category: string }): boolean {
+  /**
+   * Rule 5 and rule 7's categories (its link and accounts scope the SQL; rule 6, the platform
+   * transfers, is the group's `to_platform`).
+   */
+  private isCounted(row: { direction: string; category: string }): boolean {
     return (
       (row.direction === 'DEBIT' || this.query.includeIncome) &&
       (this.categories.size === 0 || this.categories.has(row.category))
