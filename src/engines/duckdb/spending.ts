@@ -1,9 +1,13 @@
 /**
- * The spending analysis in one SQL statement: the user's scoped groups once (from build-db's
- * rollups, or the transactions when a single day lists its ids), the counted ones once, then one
- * aggregation for the listed entries and one GROUPING SETS pass for every lighter breakdown,
- * plus the summary and the cash flow. The rows come as one JSON text with every amount cast to
- * text, so they stay exact (DuckDbPool.queryJson); shape.ts turns them into the response.
+ * The spending analysis on DuckDB, by one of two paths (spendingAggregates says which, and why):
+ * - folded: the user's scoped groups as build-db's rollups store them (or the transactions,
+ *   when a single day lists its ids), folded by the domain (domain/spending/fold.ts) as on
+ *   PostgreSQL;
+ * - one statement: the scoped groups once, the counted ones once, then one aggregation for the
+ *   listed entries and one GROUPING SETS pass for every lighter breakdown, plus the summary and
+ *   the cash flow.
+ * Rows come as one JSON text with every amount cast to text, so they stay exact
+ * (DuckDbPool.queryJson); shape.ts turns the aggregates into the response.
  */
 
 import {
@@ -14,6 +18,11 @@ import {
 import { wholeMonthsFor } from '../../domain/calendar.ts';
 import { exact } from '../../domain/money.ts';
 import { cashFlowTotals } from '../../domain/spending/cash-flow.ts';
+import {
+  type MerchantAmount,
+  SpendingFold,
+  type SpendingGroup,
+} from '../../domain/spending/fold.ts';
 import {
   type BreakdownKey,
   breakdownSets,
@@ -53,7 +62,7 @@ export type SpendingSource = 'rollup' | 'rows';
 /** What a variant reads beyond the totals. */
 interface SourceShape {
   source: SpendingSource;
-  /** The window's whole months ($10-$11) come from the monthly rollup. */
+  /** The window's whole months come from the monthly rollup. */
   monthly: boolean;
   /** Each group's days and amounts (merchant entries: is_recurring). */
   recurring: boolean;
@@ -69,8 +78,11 @@ const rowColumns = (t: string, recurring: boolean) => `${t}.transacted_at AS day
     ${t}.transacted_at AS largest_day
     ${recurring ? `, [${t}.transacted_at] AS days, [${t}.amount] AS amounts` : ''}`;
 
-/** The columns every source yields per scoped row or group, before the link/account scope. */
-function sourceSql({ source, monthly, recurring }: SourceShape): string {
+/**
+ * The columns every source yields per scoped row or group, before the link/account scope.
+ * `months`: the number of the first of the two parameters of the window's whole months.
+ */
+function sourceSql({ source, monthly, recurring }: SourceShape, months = 10): string {
   const window = (day: string) => `${day} BETWEEN $2::VARCHAR::DATE AND $3::VARCHAR::DATE`;
   switch (source) {
     case 'rollup': {
@@ -83,14 +95,15 @@ function sourceSql({ source, monthly, recurring }: SourceShape): string {
   FROM ${SPENDING_DAILY_TABLE}
   WHERE user_id = $1::VARCHAR AND ${window('day')}`;
       if (!monthly) return daily;
-      // The window's whole months ($10-$11) as monthly groups; the rest of the window, days.
-      const months = (day: string) => `${day} BETWEEN $10::VARCHAR::DATE AND $11::VARCHAR::DATE`;
-      return `${daily} AND NOT ${months('day')}
+      // The window's whole months as monthly groups; the rest of the window, days.
+      const inMonths = (day: string) =>
+        `${day} BETWEEN $${months}::VARCHAR::DATE AND $${months + 1}::VARCHAR::DATE`;
+      return `${daily} AND NOT ${inMonths('day')}
   UNION ALL
   SELECT month AS day, ${totals}, largest.day AS largest_day
     ${recurring ? ', days, amounts' : ''}, ${KEYS}
   FROM ${SPENDING_MONTHLY_TABLE}
-  WHERE user_id = $1::VARCHAR AND ${months('month')}`;
+  WHERE user_id = $1::VARCHAR AND ${inMonths('month')}`;
     }
     case 'rows':
       return `
@@ -104,8 +117,7 @@ function sourceSql({ source, monthly, recurring }: SourceShape): string {
 
 /**
  * $1 user, $2/$3 window, $4 link_id or '' (a NULL would bind untyped), $5 account ids, $6 categories, $7 date_trunc unit,
- * $8 include_income, $9 with cash flow, $10 (period variant of a row source only) with
- * transaction ids, or $10/$11 (the rollup, monthly) the window's whole months.
+ * $8 include_income, $9 with cash flow, $10/$11 (the rollup, monthly) the window's whole months.
  * Every parameter is cast to its type: an untyped one makes DuckDB rebind the statement on each
  * execution, recompiling every regular expression (about 7 ms).
  * `scoped` applies spending rules 1-4 and the link/account scope (the cash-flow basis before
@@ -140,21 +152,9 @@ const ENTRY_KEY: Record<GroupBy, string> = {
   time_period: 'period',
 };
 
-/** Per group_by: what the listed entries need beyond their totals. */
-const entryExtras = (groupBy: GroupBy, source: SpendingSource): string => {
-  switch (groupBy) {
-    case 'category':
-      return '';
-    case 'merchant':
-      return `, list_sort(list_distinct(flatten(list(days)))) AS dates,
+/** Merchant entries also need their dates and amounts (is_recurring). */
+const MERCHANT_EXTRAS = `, list_sort(list_distinct(flatten(list(days)))) AS dates,
     list_aggregate(flatten(list(amounts))::VARCHAR[], 'histogram') AS amounts`;
-    case 'time_period':
-      // Only a row source knows ids: the single-day query that lists them reads rows.
-      return source === 'rollup'
-        ? ''
-        : `, list(largest_id ORDER BY largest_id) FILTER (WHERE $10::BOOLEAN) AS transaction_ids`;
-  }
-};
 
 const BREAKDOWN_COLUMN: Record<BreakdownKey, string> = {
   category: 'category::VARCHAR AS category',
@@ -175,7 +175,7 @@ function analysisSql(
   const keys = [...new Set(sets.flat())];
   return `${countedCtes({ source, monthly, recurring: groupBy === 'merchant' })}
   SELECT 'entry' AS part, direction, ${key}::VARCHAR AS key, sum(amount)::VARCHAR AS amount,
-    sum(count) AS count, ${LARGEST}${entryExtras(groupBy, source)}
+    sum(count) AS count, ${LARGEST}${groupBy === 'merchant' ? MERCHANT_EXTRAS : ''}
   FROM counted GROUP BY direction, ${key}
   UNION ALL BY NAME
   SELECT 'breakdown' AS part, direction, ${keys.map((k) => BREAKDOWN_COLUMN[k]).join(', ')},
@@ -222,7 +222,6 @@ interface AnalysisRow {
   dates: string[] | null;
   /** Each distinct amount and how many counted rows have it. */
   amounts: Record<string, number> | null;
-  transaction_ids: string[] | null;
   unique_merchants: number | null;
   income: string | null;
   expenses: string | null;
@@ -264,11 +263,48 @@ export async function spendingReadsOf(db: Pick<DuckDbPool, 'query'>): Promise<Sp
   return { source: 'rollup', monthlyUsers: new Set(users.map((row) => row.user_id)) };
 }
 
-/** `reads`: what the store's rollups hold (spendingReadsOf). */
-export async function spendingAggregates(
+/** What a query reads: the rows only for a single day's ids (the rollup holds none). */
+function readFor(query: SpendingQuery, { source, monthlyUsers }: SpendingReads) {
+  const read: SpendingSource = singleDayTransactionIds(query) ? 'rows' : source;
+  const months =
+    read === 'rollup' && monthlyUsers.has(query.userId)
+      ? wholeMonthsFor(query.window, query.timePeriod)
+      : null;
+  return { read, months };
+}
+
+/**
+ * `reads`: what the store's rollups hold (spendingReadsOf). From the rollup, the one statement
+ * answers only the monthly rollup's (dense) users, and not their merchant entries over whole
+ * months. Measured in-process on a store of 2,000 users and one of 500,000 rows
+ * (bench/spending-paths.ts: CPU ms per answer, medians of two runs at load average 7-12 on 2
+ * cores): a typical user's answer folded 12-33 ms against 23-53 from the statement, in each of
+ * seven shapes (by category, merchant and period, over months, weeks and days); the dense
+ * user's from the statement 35-60 ms against 48-78 folded by category or period over months
+ * (even by period in one run), 78-574 against 543-1011 over weeks or days (tens of thousands
+ * of daily groups to send), but 500-577 against 101-141 folded by merchant over months (the
+ * statement counts every amount, the fold only a cadence's). Read from the transactions
+ * (equivalence checks), a group per row: the statement, but for a single day's ids, which only
+ * the fold lists.
+ */
+export function spendingAggregates(
   db: DuckDbPool,
   query: SpendingQuery,
-  { source, monthlyUsers }: SpendingReads,
+  reads: SpendingReads,
+): Promise<SpendingAggregates> {
+  const { read, months } = readFor(query, reads);
+  const statement =
+    read === 'rows'
+      ? !singleDayTransactionIds(query)
+      : reads.monthlyUsers.has(query.userId) && !(query.groupBy === 'merchant' && months);
+  return statement ? statementAggregates(db, query, reads) : foldedAggregates(db, query, reads);
+}
+
+/** The one statement's aggregates; not for a single day's ids. */
+export async function statementAggregates(
+  db: DuckDbPool,
+  query: SpendingQuery,
+  reads: SpendingReads,
 ): Promise<SpendingAggregates> {
   const params: SqlParam[] = [
     query.userId,
@@ -281,15 +317,7 @@ export async function spendingAggregates(
     query.includeIncome,
     query.withCashFlow,
   ];
-  const listsIds = singleDayTransactionIds(query);
-  // The rollup holds no ids: the one query that lists them (a single day) reads the rows.
-  const read = listsIds ? 'rows' : source;
-  // Only the period variant of a row source lists ids; DuckDB rejects an unused parameter.
-  if (query.groupBy === 'time_period' && read !== 'rollup') params.push(listsIds);
-  const months =
-    read === 'rollup' && monthlyUsers.has(query.userId)
-      ? wholeMonthsFor(query.window, query.timePeriod)
-      : null;
+  const { read, months } = readFor(query, reads);
   if (months) params.push(months.start, months.end);
   const rows = await db.queryJson<AnalysisRow>(
     sqlFor(query.groupBy, query.secondaryGroupBy, read, months !== null),
@@ -313,7 +341,6 @@ export async function spendingAggregates(
           ...(row.dates
             ? { dates: row.dates, amountsInCents: amountsIfCadence(row.dates, row.amounts) }
             : {}),
-          ...(row.transaction_ids ? { transactionIds: row.transaction_ids } : {}),
         });
         break;
       case 'breakdown':
@@ -340,4 +367,107 @@ export async function spendingAggregates(
     }
   }
   return aggregates;
+}
+
+/** $4/$5: the link and account scope over a source's rows `s`. */
+const SCOPE = `($4::VARCHAR = '' OR s.account_link_id = $4::VARCHAR)
+    AND (len($5::VARCHAR[]) = 0 OR list_contains($5::VARCHAR[], s.account_id))`;
+
+/**
+ * The user's scoped groups as they are stored ($1 user, $2/$3 window, $4/$5 scope, $6/$7 the
+ * whole months), each with its largest row, for the domain's fold.
+ */
+const groupsSql = (source: SpendingSource, monthly: boolean, merchant: boolean) => `
+  SELECT direction, category::VARCHAR AS category, merchant_name, subcategory, day, to_platform,
+    amount::VARCHAR AS amount, count, max_amount::VARCHAR AS max_amount, largest_id,
+    largest_day, largest_description, largest_mcc${merchant ? ', days' : ''}
+  FROM (${sourceSql({ source, monthly, recurring: merchant }, 6)}) s
+  WHERE ${SCOPE}`;
+
+/**
+ * How many counted rows of the merchants $8 (and, $9, of none: the Unknown entry) have each
+ * amount: $6 include_income, $7 categories, $10/$11 the whole months.
+ */
+const amountsSql = (source: SpendingSource, monthly: boolean) => `
+  SELECT direction, merchant_name, amount::VARCHAR AS amount, count(*) AS count
+  FROM (SELECT direction, merchant_name, unnest(amounts) AS amount
+    FROM (${sourceSql({ source, monthly, recurring: true })}) s
+    WHERE ${SCOPE} AND NOT to_platform
+      AND (direction = 'DEBIT' OR $6::BOOLEAN)
+      AND (len($7::VARCHAR[]) = 0 OR list_contains($7::VARCHAR[], category::VARCHAR))
+      AND (list_contains($8::VARCHAR[], merchant_name)
+           OR ($9::BOOLEAN AND coalesce(merchant_name, '') = '')))
+  GROUP BY ALL`;
+
+interface StoredGroup extends SpendingGroup {
+  largest_id: string;
+  largest_day: string;
+  largest_description: string;
+  largest_mcc: string | null;
+}
+
+const GROUPS_SQL = new Map<string, string>();
+const AMOUNTS_SQL = new Map<string, string>();
+const cached = (cache: Map<string, string>, variant: string, sql: () => string) => {
+  let text = cache.get(variant);
+  if (!text) {
+    text = sql();
+    cache.set(variant, text);
+  }
+  return text;
+};
+
+/** The stored groups folded by the domain (domain/spending/fold.ts), as on PostgreSQL. */
+export async function foldedAggregates(
+  db: DuckDbPool,
+  query: SpendingQuery,
+  reads: SpendingReads,
+): Promise<SpendingAggregates> {
+  const scope: SqlParam[] = [
+    query.userId,
+    query.window.start,
+    query.window.end,
+    query.linkId ?? '',
+    query.accountIds,
+  ];
+  const { read, months } = readFor(query, reads);
+  const listsIds = singleDayTransactionIds(query);
+  const monthParams = months ? [months.start, months.end] : [];
+  const merchant = query.groupBy === 'merchant';
+  const groups = await db.queryJson<StoredGroup>(
+    cached(GROUPS_SQL, `${read}/${months !== null}/${merchant}`, () =>
+      groupsSql(read, months !== null, merchant),
+    ),
+    [...scope, ...monthParams],
+  );
+  const fold = new SpendingFold(query);
+  for (const group of groups) {
+    fold.add(group, {
+      transaction_id: group.largest_id,
+      amount: group.max_amount,
+      date: group.largest_day,
+      description: group.largest_description,
+      merchant_category_code: group.largest_mcc,
+    });
+    // A row source's groups are single rows: the largest is the row.
+    if (listsIds && !group.to_platform) {
+      fold.addTransactionId({ ...group, id: group.largest_id });
+    }
+  }
+  const names = fold.recurringMerchants();
+  if (names.size > 0) {
+    const amounts = await db.queryJson<MerchantAmount>(
+      cached(AMOUNTS_SQL, `${read}/${months !== null}`, () => amountsSql(read, months !== null)),
+      [
+        ...scope,
+        query.includeIncome,
+        query.categories,
+        [...names],
+        names.has(UNKNOWN_MERCHANT),
+        ...monthParams,
+      ],
+    );
+    for (const row of amounts) fold.addAmount(row);
+  }
+  return fold.aggregates();
 }

@@ -3,11 +3,11 @@
  * user's shard only when it groups by user_id with plain columns: never GROUPING SETS, ordered
  * aggregates or date_trunc. So the shard sums the user's scoped rows per day and per the
  * columns the rules and breakdowns need (one pushed-down aggregate over the per-day rollup that
- * build-db derives: a few hundred groups for a typical year), and this module finishes the
- * totals exactly (decimal.js) from those groups;
- * merchant entries also get their amounts counted per distinct amount (is_recurring).
- * The row-level facts come in a second single-shard statement only for what is listed: the
- * rows holding each entry's largest amount, and the ids of a single day.
+ * build-db derives: a few hundred groups for a typical year), and the domain's fold
+ * (domain/spending/fold.ts) finishes the aggregates from those groups.
+ * The row-level facts come in further single-shard statements only for what is listed: the
+ * rows holding each entry's largest amount, the amounts of the merchants with a recurring
+ * cadence (per distinct amount), and the ids of a single day.
  */
 
 import {
@@ -15,22 +15,20 @@ import {
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../contract/derived.ts';
-import { periodKey, wholeMonthsFor } from '../../domain/calendar.ts';
-import { compareCodePoints, type Exact, exact, ZERO } from '../../domain/money.ts';
+import { wholeMonthsFor } from '../../domain/calendar.ts';
 import {
-  type BreakdownAggregate,
-  type BreakdownKey,
-  breakdownSets,
-  type EntryAggregate,
-  type Flow,
-  type LargestTransaction,
+  type Direction,
+  type GroupKeys,
+  type MerchantAmount,
+  SpendingFold,
+  type SpendingGroup,
+} from '../../domain/spending/fold.ts';
+import {
   type SpendingAggregates,
   type SpendingQuery,
   singleDayTransactionIds,
-  UNCATEGORIZED,
   UNKNOWN_MERCHANT,
 } from '../../domain/spending/model.ts';
-import { cents, hasRecurringCadence } from '../../domain/spending/recurring.ts';
 import { countedRowSql } from '../sql/counted.ts';
 import type { PgPool, SqlParam } from './pool.ts';
 
@@ -104,63 +102,12 @@ const idsSql = (s: string) => `
   FROM ${s}.transactions t
   WHERE ${SCOPED} AND NOT t.to_platform`;
 
-interface DailyGroup {
-  direction: 'DEBIT' | 'CREDIT';
-  category: string;
-  merchant_name: string | null;
-  subcategory: string | null;
-  /** The group's day, or its month's first day (a monthly group). */
-  day: string;
-  to_platform: boolean;
-  amount: string;
-  count: string;
-  max_amount: string;
-  /** A monthly group's days. */
-  days?: string[];
-}
-
-interface Candidate {
+interface Candidate extends GroupKeys, Record<string, unknown> {
   id: string;
   amount: string;
   day: string;
   description: string;
   merchant_category_code: string | null;
-  direction: 'DEBIT' | 'CREDIT';
-  category: string;
-  merchant_name: string | null;
-  subcategory: string | null;
-}
-
-const flowOf = (direction: 'DEBIT' | 'CREDIT'): Flow =>
-  direction === 'CREDIT' ? 'income' : 'spending';
-const merchantOf = (name: string | null) => (name ? name : UNKNOWN_MERCHANT);
-const subcategoryOf = (name: string | null) => (name ? name : UNCATEGORIZED);
-
-/**
- * Totals in integer cents (BigInt: exact at any size, and far cheaper than a decimal per
- * addition over a heavy user's tens of thousands of groups); amounts have two decimals.
- */
-interface Accumulator {
-  cents: bigint;
-  count: number;
-}
-
-const inDollars = (total: bigint): Exact => exact(total.toString()).dividedBy(100);
-
-function add(map: Map<string, Accumulator>, key: string, amount: bigint, count: number) {
-  const total = map.get(key);
-  if (total) {
-    total.cents += amount;
-    total.count += count;
-  } else map.set(key, { cents: amount, count });
-}
-
-interface EntryState extends Accumulator {
-  direction: 'DEBIT' | 'CREDIT';
-  key: string;
-  max: bigint;
-  dates: Set<string>;
-  amountsInCents: bigint[];
 }
 
 export class SpendingQueries {
@@ -194,18 +141,18 @@ export class SpendingQueries {
   }
 
   /** The user's groups: by day, or by month for the whole months of a dense user's window. */
-  private groups(query: SpendingQuery, scope: SqlParam[]): Promise<DailyGroup[]> {
+  private groups(query: SpendingQuery, scope: SqlParam[]): Promise<SpendingGroup[]> {
     const months = this.monthlyUsers.has(query.userId)
       ? wholeMonthsFor(query.window, query.timePeriod)
       : null;
-    if (!months) return this.db.query<DailyGroup & Record<string, unknown>>(this.daily, scope);
+    if (!months) return this.db.query<SpendingGroup & Record<string, unknown>>(this.daily, scope);
     return Promise.all([
-      this.db.query<DailyGroup & Record<string, unknown>>(this.dailyOutsideMonths, [
+      this.db.query<SpendingGroup & Record<string, unknown>>(this.dailyOutsideMonths, [
         ...scope,
         months.start,
         months.end,
       ]),
-      this.db.query<DailyGroup & Record<string, unknown>>(this.monthly, [
+      this.db.query<SpendingGroup & Record<string, unknown>>(this.monthly, [
         query.userId,
         months.start,
         months.end,
@@ -223,228 +170,43 @@ export class SpendingQueries {
       query.linkId ?? '',
       query.accountIds,
     ];
-    const listsIds = singleDayTransactionIds(query);
     const [groups, idRows] = await Promise.all([
       this.groups(query, scope),
-      listsIds
-        ? this.db.query<{ id: string; direction: 'DEBIT' | 'CREDIT'; category: string }>(
-            this.ids,
-            scope,
-          )
+      singleDayTransactionIds(query)
+        ? this.db.query<{ id: string; direction: Direction; category: string }>(this.ids, scope)
         : null,
     ]);
+    const fold = new SpendingFold(query);
+    for (const group of groups) fold.add(group);
+    for (const row of idRows ?? []) fold.addTransactionId(row);
+    await Promise.all([this.offerLargest(fold, scope), this.addAmounts(fold, query, scope)]);
+    return fold.aggregates();
+  }
 
-    const categories = new Set(query.categories);
-    const isCounted = (row: { direction: string; category: string }) =>
-      (row.direction === 'DEBIT' || query.includeIncome) &&
-      (categories.size === 0 || categories.has(row.category));
-    const keyOf = (row: {
-      category: string;
-      merchant_name: string | null;
-      day: string;
-    }): string => {
-      switch (query.groupBy) {
-        case 'category':
-          return row.category;
-        case 'merchant':
-          return merchantOf(row.merchant_name);
-        case 'time_period':
-          return periodKey(row.day, query.timePeriod);
-      }
-    };
+  /** The amounts of the merchant entries with a recurring cadence. */
+  private async addAmounts(fold: SpendingFold, query: SpendingQuery, scope: SqlParam[]) {
+    const names = fold.recurringMerchants();
+    if (names.size === 0) return;
+    const rows = await this.db.query<MerchantAmount & Record<string, unknown>>(
+      this.merchantAmounts,
+      [...scope, query.includeIncome, query.categories, [...names], names.has(UNKNOWN_MERCHANT)],
+    );
+    for (const row of rows) fold.addAmount(row);
+  }
 
-    let income = 0n;
-    let expenses = 0n;
-    let summaryTotal = 0n;
-    let summaryCount = 0;
-    const merchantNames = new Set<string>();
-    const entries = new Map<string, EntryState>();
-    const sets = breakdownSets(query.groupBy, query.secondaryGroupBy);
-    const breakdowns = sets.map(() => new Map<string, Accumulator>());
-
-    for (const group of groups) {
-      const amount = cents(group.amount);
-      const count = Number(group.count);
-      if (group.direction === 'CREDIT') income += amount;
-      else if (!group.to_platform) expenses += amount;
-      if (group.to_platform || !isCounted(group)) continue;
-
-      if (group.direction === 'DEBIT') {
-        summaryTotal += amount;
-        summaryCount += count;
-        if (group.merchant_name) merchantNames.add(group.merchant_name);
-      }
-      const key = keyOf(group);
-      const entryKey = `${group.direction}\u0000${key}`;
-      let entry = entries.get(entryKey);
-      if (!entry) {
-        entry = {
-          direction: group.direction,
-          key,
-          cents: 0n,
-          count: 0,
-          max: cents(group.max_amount),
-          dates: new Set(),
-          amountsInCents: [],
-        };
-        entries.set(entryKey, entry);
-      }
-      entry.cents += amount;
-      entry.count += count;
-      const max = cents(group.max_amount);
-      if (max > entry.max) entry.max = max;
-      if (query.groupBy === 'merchant') {
-        for (const day of group.days ?? [group.day]) entry.dates.add(day);
-      }
-
-      const values: Record<BreakdownKey, string> = {
-        category: group.category,
-        merchant: merchantOf(group.merchant_name),
-        subcategory: subcategoryOf(group.subcategory),
-        period: periodKey(group.day, query.timePeriod),
-      };
-      sets.forEach((set, index) => {
-        const breakdownKey = [group.direction, ...set.map((column) => values[column])].join(
-          '\u0000',
-        );
-        add(breakdowns[index] as Map<string, Accumulator>, breakdownKey, amount, count);
+  /** Only the rows whose amount is some entry's largest come from the shard. */
+  private async offerLargest(fold: SpendingFold, scope: SqlParam[]) {
+    const maxima = fold.maxima();
+    if (maxima.length === 0) return;
+    const candidates = await this.db.query<Candidate>(this.candidates, [...scope, maxima]);
+    for (const row of candidates) {
+      fold.offerLargest(row, {
+        transaction_id: row.id,
+        amount: row.amount,
+        date: row.day,
+        description: row.description,
+        merchant_category_code: row.merchant_category_code,
       });
     }
-
-    const [largest] = await Promise.all([
-      this.largest(scope, [...entries.values()], keyOf, isCounted),
-      query.groupBy === 'merchant' ? this.fillAmounts(query, scope, entries) : null,
-    ]);
-    const ids = new Map<string, string[]>();
-    for (const row of idRows ?? []) {
-      if (!isCounted(row)) continue;
-      const entryKey = `${row.direction}\u0000${query.window.start}`;
-      const list = ids.get(entryKey) ?? [];
-      list.push(row.id);
-      ids.set(entryKey, list);
-    }
-
-    return {
-      entries: [...entries.entries()].map(
-        ([entryKey, entry]): EntryAggregate => ({
-          flow: flowOf(entry.direction),
-          key: entry.key,
-          amount: inDollars(entry.cents),
-          count: entry.count,
-          largest: largest.get(entryKey) as LargestTransaction,
-          ...(query.groupBy === 'merchant'
-            ? { dates: [...entry.dates].sort(), amountsInCents: entry.amountsInCents }
-            : {}),
-          ...(listsIds
-            ? { transactionIds: (ids.get(entryKey) ?? []).sort(compareCodePoints) }
-            : {}),
-        }),
-      ),
-      breakdowns: sets.flatMap((set, index) =>
-        [...(breakdowns[index] as Map<string, Accumulator>).entries()].map(
-          ([breakdownKey, total]): BreakdownAggregate => {
-            const [direction, ...values] = breakdownKey.split('\u0000');
-            const row: BreakdownAggregate = {
-              flow: flowOf(direction as 'DEBIT' | 'CREDIT'),
-              amount: inDollars(total.cents),
-              count: total.count,
-            };
-            set.forEach((column, at) => {
-              row[column] = values[at];
-            });
-            return row;
-          },
-        ),
-      ),
-      summary: {
-        total: inDollars(summaryTotal),
-        count: summaryCount,
-        uniqueMerchants: merchantNames.size,
-      },
-      cashFlow: query.withCashFlow
-        ? { income: inDollars(income), expenses: inDollars(expenses) }
-        : { income: ZERO, expenses: ZERO },
-    };
-  }
-
-  /**
-   * The amounts of the merchant entries whose dates have a recurring cadence (the others are
-   * not recurring whatever their amounts): a heavy user's daily merchants need none.
-   */
-  private async fillAmounts(
-    query: SpendingQuery,
-    scope: SqlParam[],
-    entries: Map<string, EntryState>,
-  ): Promise<void> {
-    const names = new Set<string>();
-    for (const entry of entries.values()) {
-      if (hasRecurringCadence([...entry.dates].sort())) names.add(entry.key);
-    }
-    if (names.size === 0) return;
-    const rows = await this.db.query<{
-      direction: 'DEBIT' | 'CREDIT';
-      merchant_name: string | null;
-      amount: string;
-      count: string;
-    }>(this.merchantAmounts, [
-      ...scope,
-      query.includeIncome,
-      query.categories,
-      [...names],
-      names.has(UNKNOWN_MERCHANT),
-    ]);
-    for (const row of rows) {
-      const entry = entries.get(`${row.direction}\u0000${merchantOf(row.merchant_name)}`);
-      const each = cents(row.amount);
-      for (let i = Number(row.count); i > 0; i--) entry?.amountsInCents.push(each);
-    }
-  }
-
-  /**
-   * Each entry's largest transaction: the largest amount, then the latest day, then the
-   * smallest id. Only rows whose amount is some entry's largest come from the shard.
-   */
-  private async largest(
-    scope: SqlParam[],
-    entries: EntryState[],
-    keyOf: (row: Candidate) => string,
-    isCounted: (row: Candidate) => boolean,
-  ): Promise<Map<string, LargestTransaction>> {
-    const best = new Map<string, Candidate>();
-    if (entries.length === 0) return new Map();
-    const maxima = [...new Set(entries.map((entry) => inDollars(entry.max).toFixed(2)))];
-    const candidates = await this.db.query<Candidate & Record<string, unknown>>(this.candidates, [
-      ...scope,
-      maxima,
-    ]);
-    const maxByEntry = new Map(
-      entries.map((entry) => [`${entry.direction}\u0000${entry.key}`, entry.max]),
-    );
-    for (const row of candidates) {
-      if (!isCounted(row)) continue;
-      const entryKey = `${row.direction}\u0000${keyOf(row)}`;
-      const max = maxByEntry.get(entryKey);
-      if (max !== cents(row.amount)) continue;
-      const current = best.get(entryKey);
-      if (
-        !current ||
-        row.day > current.day ||
-        (row.day === current.day && compareCodePoints(row.id, current.id) < 0)
-      ) {
-        best.set(entryKey, row);
-      }
-    }
-    return new Map(
-      [...best.entries()].map(([entryKey, row]) => [
-        entryKey,
-        {
-          transaction_id: row.id,
-          amount: row.amount,
-          date: row.day,
-          description: row.description,
-          merchant_category_code: row.merchant_category_code,
-        },
-      ]),
-    );
   }
 }

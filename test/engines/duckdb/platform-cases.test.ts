@@ -258,8 +258,7 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
     const store = await DuckDbPool.open(databasePath, { poolSize: 1 });
     try {
       expect((await spendingReadsOf(store)).source).toBe('rollup');
-      // Each part row with its keys in order at every level, null columns left out (only a
-      // row source has transaction_ids).
+      // Each part row with its keys in order at every level, null columns left out.
       const canonical = (value: unknown): unknown =>
         Array.isArray(value)
           ? value.map(canonical)
@@ -277,7 +276,6 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
         const answers = await Promise.all(
           (['rollup', 'rows'] as SpendingSource[]).map((source) => {
             const params = [user, '2026-01-01', '2026-03-15', '', [], [], 'month', true, true];
-            if (groupBy === 'time_period' && source !== 'rollup') params.push(false);
             return store.query(sqlFor(groupBy, null, source), params as never);
           }),
         );

@@ -4,6 +4,7 @@
  * what the transactions themselves answer, for every user, variant, scope and window shape.
  */
 import { describe, expect, it } from 'vitest';
+import { Exact } from '../../../src/domain/money.ts';
 import type { SpendingAggregates } from '../../../src/domain/spending/model.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import {
@@ -14,10 +15,16 @@ import {
 import { buildDenseStore, spendingQueriesFor } from '../../helpers/spending-cases.ts';
 import { buildDemoStore } from '../../helpers/store.ts';
 
-/** The aggregates in a stable order: entries and breakdowns sorted, amounts in order. */
+/** The aggregates in a stable order: entries, breakdowns and keys sorted, amounts in order. */
 function normalized(aggregates: SpendingAggregates): string[] {
   const text = (value: unknown) =>
-    JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item));
+    JSON.stringify(value, (_key, item) =>
+      typeof item === 'bigint'
+        ? item.toString()
+        : item && typeof item === 'object' && !Array.isArray(item) && !(item instanceof Exact)
+          ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)))
+          : item,
+    );
   return [
     ...aggregates.entries
       .map((entry) =>
