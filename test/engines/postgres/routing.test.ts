@@ -4,7 +4,6 @@
  * one bucket (the user's) of each table, on one shard; a statement that aggregates does so on
  * the shard: one Foreign Scan whose remote SQL holds the GROUP BY.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpendingQuery } from '../../../src/domain/spending/model.ts';
 import { PostgresPort } from '../../../src/engines/postgres/port.ts';
