@@ -62,7 +62,8 @@ async function compareSources(store: DuckDbPool, reads: SpendingReads, users: re
   return compared;
 }
 
-describe('derived spending data', () => {
+// Many query shapes, each answered twice: minutes on a loaded two-core machine.
+describe('derived spending data', { timeout: 180_000 }, () => {
   it('answers from the daily rollup as from the transactions', async () => {
     const store = await DuckDbPool.open(await buildDemoStore(), { poolSize: 2 });
     try {

@@ -43,7 +43,8 @@ afterAll(async () => {
 /** The DuckDB store read from its transactions, not its rollups. */
 const ROWS = { source: 'rows', monthlyUsers: new Set<string>() } as const;
 
-describe('the monthly rollup on the cluster', () => {
+// Many query shapes, each answered on both engines: minutes on a loaded two-core machine.
+describe('the monthly rollup on the cluster', { timeout: 180_000 }, () => {
   it('holds the dense user only', async () => {
     const users = await pool.query<{ user_id: string }>(
       `SELECT user_id FROM ${port.schema}.${SPENDING_MONTHLY_USERS_TABLE}`,
