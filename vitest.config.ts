@@ -5,7 +5,9 @@ export default defineConfig({
   test: {
     // Every response of the app is checked against openapi.yaml (see the file).
     setupFiles: ['test/setup/contract-recorder.ts'],
-    testTimeout: 30_000,
+    // Many suites start a server or a CLI through tsx: on a busy two-core machine that alone
+    // took over 30 s.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     // Most suites wait on a store, a child process or the cluster's servers rather than on
