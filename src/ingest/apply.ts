@@ -15,7 +15,7 @@ import { copyFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { SPENDING_DAILY_TABLE } from '../contract/derived.ts';
-import { newGeneration } from '../contract/store-format.ts';
+import { newGeneration, storeFormatProblem } from '../contract/store-format.ts';
 import {
   CHANGE_LOG_TABLE,
   CHANGE_SETS_TABLE,
@@ -34,6 +34,7 @@ import {
 } from '../engines/duckdb/files.ts';
 import { importTokens, revokeTokenHashes } from '../engines/duckdb/token-file.ts';
 import { sqlString } from '../engines/sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import { tokensPathFor } from '../tokens/path.ts';
 import { seconds } from './build.ts';
 import {
@@ -94,15 +95,12 @@ async function readState(conn: DuckDBConnection, schema: string): Promise<StoreS
   const [row] = (
     await conn.runAndReadAll(`SELECT * FROM ${schema}.${STORE_META_TABLE} LIMIT 1`)
   ).getRowObjectsJson();
-  const accountFacts = await conn
-    .run(`SELECT account_type FROM ${schema}.transactions LIMIT 0`)
-    .then(
-      () => true,
-      () => false,
-    );
-  if (!row || typeof row.lineage !== 'string' || row.seq === null || !accountFacts) {
+  // A store of another format may lack what a change set reads and writes (the change log,
+  // the derived columns): it is rebuilt once, as a server would refuse it.
+  const problem = storeFormatProblem(row, PLATFORM_RULES_FINGERPRINT);
+  if (!row || problem || typeof row.lineage !== 'string' || row.seq === null) {
     throw new Error(
-      'the store was built by an older build-db: rebuild it once with --source before applying change sets',
+      `the store cannot take change sets (${problem ?? 'it records no lineage'}): rebuild it once with --source before applying change sets`,
     );
   }
   return {

@@ -322,10 +322,10 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
     async (coordinator, shards, progress) => {
       const state = await clusterState(coordinator);
       if (!state) throw new Error('the cluster holds no store yet: build it first with --source');
-      const { dataSchema, lineage } = state;
-      if (!dataSchema || !lineage) {
+      const { dataSchema, lineage, formatProblem } = state;
+      if (formatProblem || !dataSchema || !lineage) {
         throw new Error(
-          'the cluster was loaded by an older build-db: rebuild it once with --source before applying change sets',
+          `the cluster cannot take change sets (${formatProblem ?? 'it records no lineage'}): rebuild it once with --source before applying change sets`,
         );
       }
       const instance = await DuckDBInstance.create(join(options.scratchDir, 'changes.duckdb'));

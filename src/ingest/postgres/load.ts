@@ -23,7 +23,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { foldedColumn } from '../../contract/derived.ts';
-import { STORE_FORMAT_VERSION } from '../../contract/store-format.ts';
+import { STORE_FORMAT_VERSION, storeFormatProblem } from '../../contract/store-format.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { COORDINATOR_META_DDL } from '../../engines/postgres/meta.ts';
 import {
@@ -131,6 +131,8 @@ export interface ClusterState {
   dataSchema: string | null;
   seq: number;
   logFloor: number;
+  /** Why this code may not add to the current generation (another store format), or null. */
+  formatProblem: string | null;
 }
 
 export async function clusterState(coordinator: pg.ClientBase): Promise<ClusterState | null> {
@@ -141,7 +143,12 @@ export async function clusterState(coordinator: pg.ClientBase): Promise<ClusterS
     data_schema: string | null;
     seq: number | null;
     log_floor: number | null;
-  }>('SELECT generation, schema_name, lineage, data_schema, seq, log_floor FROM public.store_meta');
+    format_version: number | null;
+    platform_rules: string | null;
+  }>(
+    `SELECT generation, schema_name, lineage, data_schema, seq, log_floor, format_version,
+       platform_rules FROM public.store_meta`,
+  );
   const row = rows[0];
   if (!row) return null;
   return {
@@ -151,6 +158,7 @@ export async function clusterState(coordinator: pg.ClientBase): Promise<ClusterS
     dataSchema: row.data_schema,
     seq: row.seq ?? 0,
     logFloor: row.log_floor ?? 0,
+    formatProblem: storeFormatProblem(row, PLATFORM_RULES_FINGERPRINT),
   };
 }
 

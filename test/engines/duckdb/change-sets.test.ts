@@ -10,6 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STORE_FORMAT_VERSION } from '../../../src/contract/store-format.ts';
 import { TABLE_KEYS, TABLE_NAMES, TABLES } from '../../../src/contract/tables.ts';
 import { applyChanges } from '../../../src/ingest/apply.ts';
 import { BuildInputError, buildStore } from '../../../src/ingest/build.ts';
@@ -393,6 +394,30 @@ describe('a change set on a DuckDB store', () => {
         `SELECT id FROM transactions WHERE id IN ('txn_a', 'txn_b') ORDER BY id`,
       );
       expect(rows.map((row) => row.id)).toEqual(['txn_a', 'txn_b']);
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a store of another format, saying to rebuild it, and changes nothing',
+    async () => {
+      const store = await copyOfBase();
+      const instance = await DuckDBInstance.create(store);
+      const conn = await instance.connect();
+      await conn.run(`UPDATE store_meta SET format_version = ${STORE_FORMAT_VERSION - 1}`);
+      conn.closeSync();
+      instance.closeSync();
+      const before = await meta(store);
+      const error = await applyChanges({
+        changesDir: await writeChangeSet(EVERYTHING),
+        databasePath: store,
+      }).catch((e: unknown) => e);
+      expect(String(error)).toMatch(
+        new RegExp(
+          `store format ${STORE_FORMAT_VERSION - 1} .*rebuild it once with --source before applying change sets`,
+        ),
+      );
+      expect(await meta(store)).toEqual(before);
     },
     SLOW,
   );
