@@ -3,8 +3,9 @@ import { ENGINES } from './test/helpers/engine.ts';
 
 export default defineConfig({
   test: {
-    // Every response of the app is checked against openapi.yaml (see the file).
-    setupFiles: ['test/setup/contract-recorder.ts'],
+    // Every response of the app is checked against openapi.yaml, and every serialized body
+    // against zod's encoding of its payload (see the files).
+    setupFiles: ['test/setup/contract-recorder.ts', 'test/setup/serialized-bodies.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
