@@ -106,7 +106,10 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
   // The analysis depends only on the store's content and the resolved query (window included),
   // so it is cached per store generation, as the bytes the route's schema serializes; the
   // per-request request_id and created_at are written between them on every answer.
-  const cache = new ResponseCache<SerializedAnalysis>(options.cache);
+  const cache = new ResponseCache<SerializedAnalysis>(
+    options.cache,
+    (analysis) => analysis.head.length + analysis.tail.length,
+  );
 
   function analyse(withCashFlow: boolean) {
     return async (
