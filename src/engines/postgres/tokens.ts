@@ -250,7 +250,8 @@ export class CoordinatorTokens {
       query_timeout: Math.max(this.trustMs, 1000),
     });
     const lost = (reason: string) => {
-      if (this.client !== client && this.client !== null) return;
+      // Its own close, or a connection already replaced: nothing was lost.
+      if (this.closed || (this.client !== client && this.client !== null)) return;
       this.drop(client, reason);
     };
     client.on('error', (error) => lost(`token notices lost (${error.message})`));
