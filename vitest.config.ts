@@ -3,8 +3,9 @@ import { ENGINES } from './test/helpers/engine.ts';
 
 export default defineConfig({
   test: {
-    // Every response of the app is checked against openapi.yaml (see the file).
-    setupFiles: ['test/setup/contract-recorder.ts'],
+    // Every response of the app is checked against openapi.yaml, and every serialized body
+    // against zod's encoding of its payload (see the files).
+    setupFiles: ['test/setup/contract-recorder.ts', 'test/setup/serialized-bodies.ts'],
     // Many suites start a server or a CLI through tsx: on a busy two-core machine that alone
     // took over 30 s.
     testTimeout: 60_000,

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsPlugin } from './areas/accounts/plugin.ts';
 import { balancesPlugin } from './areas/balances/plugin.ts';
 import { categoriesPlugin } from './areas/categories/plugin.ts';
@@ -25,6 +25,7 @@ import type { Metrics } from './http/metrics.ts';
 import { responseCacheOptions } from './http/response-cache.ts';
 import { revalidationPlugin } from './http/revalidation.ts';
 import { securityPlugin } from './http/security.ts';
+import { serializerCompiler } from './http/serializer.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { storePlugin } from './http/store-plugin.ts';
 import type { ReadPort } from './port/read-port.ts';

@@ -12,6 +12,7 @@ import { DuckDbPort } from './engines/duckdb/port.ts';
 import { watchStoreFile } from './engines/duckdb/watch.ts';
 import { PgPool } from './engines/postgres/pool.ts';
 import { PostgresPort } from './engines/postgres/port.ts';
+import { CoordinatorTokens } from './engines/postgres/tokens.ts';
 import { watchGeneration } from './engines/postgres/watch.ts';
 import { loggerOptions } from './http/log-redaction.ts';
 import { Metrics, startMetricsServer } from './http/metrics.ts';
@@ -113,15 +114,33 @@ async function openDuckDb(
   };
 }
 
-/** One pool for the process: every generation's port reads through it. */
-function openPostgres(config: Config, metrics: Metrics | undefined): Engine {
+/**
+ * One pool for the process: every generation's port reads through it. Tokens are cached for
+ * the process, across generations, while the coordinator's change notices are heard.
+ */
+function openPostgres(
+  config: Config,
+  metrics: Metrics | undefined,
+  app: () => FastifyInstance | undefined,
+): Engine {
   const pool = new PgPool(config.DATABASE_URL as string, {
     poolSize: config.DB_POOL_SIZE,
     queryTimeoutMs: config.QUERY_TIMEOUT_MS,
     ...(metrics ? { onQuery: metrics.observeQuery } : {}),
   });
+  // A warning before the app exists (at start) is said with the engine's warnings.
+  let pending: string | undefined;
+  const coordinatorTokens = new CoordinatorTokens(pool, config.DATABASE_URL as string, {
+    onState: (caching, reason) => {
+      const log = app()?.log;
+      if (caching) log?.info(reason);
+      else if (log) log.warn(reason);
+      else pending = reason;
+    },
+  });
+  coordinatorTokens.start();
   return {
-    open: () => PostgresPort.open(pool),
+    open: () => PostgresPort.open(pool, { coordinatorTokens }),
     watch: (current, onPublish) =>
       watchGeneration(
         pool,
@@ -129,8 +148,15 @@ function openPostgres(config: Config, metrics: Metrics | undefined): Engine {
         () => onPublish('new generation published'),
         config.STORE_POLL_MS,
       ),
-    warnings: () => [],
-    close: () => pool.close(),
+    warnings: () => {
+      const said = pending;
+      pending = undefined;
+      return said && !coordinatorTokens.caching ? [{ details: {}, message: said }] : [];
+    },
+    close: async () => {
+      await coordinatorTokens.close();
+      await pool.close();
+    },
   };
 }
 
@@ -140,7 +166,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   let store: SwappablePort | undefined;
   const engine = config.DATABASE_URL
-    ? openPostgres(config, metrics)
+    ? openPostgres(config, metrics, () => app)
     : await openDuckDb(
         config,
         metrics,

@@ -17,6 +17,25 @@ declare module 'fastify' {
   }
 }
 
+const presented = new WeakMap<FastifyRequest, string | null>();
+
+/**
+ * The hash of the request's bearer token when it is well formed (shape and checksum), else
+ * null. Worked out once per request: admission (its client key) and authentication both ask.
+ */
+export function presentedTokenHash(request: FastifyRequest): string | null {
+  let tokenHash = presented.get(request);
+  if (tokenHash === undefined) {
+    const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
+    tokenHash =
+      scheme.toLowerCase() === 'bearer' && isWellFormedToken(credentials)
+        ? hashToken(credentials)
+        : null;
+    presented.set(request, tokenHash);
+  }
+  return tokenHash;
+}
+
 function notAuthenticated(reply: FastifyReply) {
   reply.header('www-authenticate', 'Bearer');
   return sendDetail(reply, 401, 'Not authenticated');
@@ -49,8 +68,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!authorization || !scheme || !credentials || scheme.toLowerCase() !== 'bearer') {
       return notAuthenticated(reply);
     }
-    if (!isWellFormedToken(credentials)) return invalidCredentials(request, reply);
-    const owner = await request.store.tokenOwner(hashToken(credentials));
+    const tokenHash = presentedTokenHash(request);
+    if (tokenHash === null) return invalidCredentials(request, reply);
+    const owner = await request.store.tokenOwner(tokenHash);
     if (!owner || (owner.expiresAtMs !== null && owner.expiresAtMs <= Date.now())) {
       return invalidCredentials(request, reply);
     }

@@ -5,8 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { tokenId } from '../tokens/store.ts';
-import { hashToken, isWellFormedToken } from '../tokens/token.ts';
-import { authorizationSchemeParam } from './fastapi/bearer.ts';
+import { presentedTokenHash } from './auth.ts';
 
 /** A client as the limits see it. */
 export interface ClientKey {
@@ -25,9 +24,8 @@ export interface ClientKey {
  * own: a flood that varies a bogus credential still lands in one bucket.
  */
 export function clientKey(request: FastifyRequest): ClientKey {
-  const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
-  if (scheme.toLowerCase() === 'bearer' && isWellFormedToken(credentials)) {
-    const tokenHash = hashToken(credentials);
+  const tokenHash = presentedTokenHash(request);
+  if (tokenHash !== null) {
     return {
       key: `token:${tokenHash.slice(0, 32)}`,
       label: `token ${tokenId(tokenHash)}`,
@@ -39,8 +37,7 @@ export function clientKey(request: FastifyRequest): ClientKey {
 
 /** A bearer token of the right shape and checksum: only the store can tell whether it is live. */
 export function presentsWellFormedToken(request: FastifyRequest): boolean {
-  const [scheme, credentials] = authorizationSchemeParam(request.headers.authorization);
-  return scheme.toLowerCase() === 'bearer' && isWellFormedToken(credentials);
+  return presentedTokenHash(request) !== null;
 }
 
 interface Window {

@@ -4,9 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { safeEncode } from 'zod/v4/core';
 import { effectiveWindow } from '../../domain/calendar.ts';
 import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
@@ -15,6 +13,7 @@ import { RequestValidationError, type ValidationErrorItem } from '../../http/fas
 import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
+import { compileWriter } from '../../http/serializer.ts';
 import { resolveCategories } from '../common/categories-filter.ts';
 import { windowProblem } from '../common/window-query.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
@@ -66,26 +65,26 @@ interface SerializedAnalysis {
   tail: string;
 }
 
-/**
- * Encodes the answer with the route's schema exactly as its serializer does (an answer that
- * breaks the schema is a bug: 500), then cuts the JSON where the per-request fields go.
- */
+/** The answer's fields before request_id and created_at, and those after: the route's writer, cut. */
+const writeHead = compileWriter(
+  SpendingAnalysisEnrichedResponse.pick({ spending: true, summary: true }),
+);
+const writeTail = compileWriter(
+  SpendingAnalysisEnrichedResponse.omit({
+    spending: true,
+    summary: true,
+    request_id: true,
+    created_at: true,
+  }),
+);
+
+/** Writes the answer as the route's serializer does, cut where the per-request fields go. */
 function serialized(
-  request: FastifyRequest,
   analysis: Omit<z.input<typeof SpendingAnalysisEnrichedResponse>, 'request_id' | 'created_at'>,
 ): SerializedAnalysis {
-  const encoded = safeEncode(SpendingAnalysisEnrichedResponse, {
-    ...analysis,
-    request_id: '',
-    created_at: '',
-  });
-  if (encoded.error) {
-    throw new ResponseSerializationError(request.method, request.url, { cause: encoded.error });
-  }
-  const { spending, summary, request_id: _id, created_at: _at, ...rest } = encoded.data;
-  const after = JSON.stringify(rest);
+  const after = writeTail(analysis);
   return {
-    head: JSON.stringify({ spending, summary }).slice(0, -1),
+    head: writeHead(analysis).slice(0, -1),
     tail: after === '{}' ? '}' : `,${after.slice(1)}`,
   };
 }
@@ -107,7 +106,10 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
   // The analysis depends only on the store's content and the resolved query (window included),
   // so it is cached per store generation, as the bytes the route's schema serializes; the
   // per-request request_id and created_at are written between them on every answer.
-  const cache = new ResponseCache<SerializedAnalysis>(options.cache);
+  const cache = new ResponseCache<SerializedAnalysis>(
+    options.cache,
+    (analysis) => analysis.head.length + analysis.tail.length,
+  );
 
   function analyse(withCashFlow: boolean) {
     return async (
@@ -121,7 +123,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
           request.store.spendingAggregates(query),
           request.store.accounts(query.userId),
         ]);
-        return serialized(request, {
+        return serialized({
           ...shapeSpendingAnalysis(query, aggregates),
           currency: userCurrency(accounts),
         });

@@ -2,6 +2,10 @@
  * The coordinator's own tables, which the runtime reads (the current generation) and writes
  * (minted tokens); the loader creates them too.
  */
+/** The channel on which the coordinator announces token changes, and its trigger's name. */
+export const TOKEN_CHANNEL = 'access_tokens_changed';
+export const TOKEN_NOTIFY = 'access_tokens_notify';
+
 /**
  * The coordinator's own tables, shared by every generation (created when missing, and brought
  * up to date on a cluster loaded before store formats and change sets).
@@ -50,7 +54,39 @@ export const COORDINATOR_META_DDL = [
      expires_at timestamp,
      revoked_at timestamp)`,
   'CREATE INDEX IF NOT EXISTS access_tokens_user ON public.access_tokens (user_id, created_at)',
+  // Every change to a token is announced to the replicas, which cache tokens while they hear
+  // the announcements (tokens.ts): the changed row's hash, or '' when the table is truncated.
+  // Created only when missing, so concurrent mints never replace it under each other.
+  `DO $$ BEGIN
+     IF to_regprocedure('public.${TOKEN_NOTIFY}()') IS NULL THEN
+       CREATE FUNCTION public.${TOKEN_NOTIFY}() RETURNS trigger LANGUAGE plpgsql AS $f$
+       BEGIN
+         IF TG_OP = 'TRUNCATE' THEN
+           PERFORM pg_notify('${TOKEN_CHANNEL}', '');
+         ELSE
+           IF TG_OP <> 'INSERT' THEN PERFORM pg_notify('${TOKEN_CHANNEL}', OLD.token_hash); END IF;
+           IF TG_OP <> 'DELETE' THEN PERFORM pg_notify('${TOKEN_CHANNEL}', NEW.token_hash); END IF;
+         END IF;
+         RETURN NULL;
+       END $f$;
+     END IF;
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger
+                    WHERE tgrelid = 'public.access_tokens'::regclass AND tgname = '${TOKEN_NOTIFY}') THEN
+       CREATE TRIGGER ${TOKEN_NOTIFY} AFTER INSERT OR UPDATE OR DELETE ON public.access_tokens
+         FOR EACH ROW EXECUTE FUNCTION public.${TOKEN_NOTIFY}();
+     END IF;
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger
+                    WHERE tgrelid = 'public.access_tokens'::regclass AND tgname = '${TOKEN_NOTIFY}_truncate') THEN
+       CREATE TRIGGER ${TOKEN_NOTIFY}_truncate AFTER TRUNCATE ON public.access_tokens
+         FOR EACH STATEMENT EXECUTE FUNCTION public.${TOKEN_NOTIFY}();
+     END IF;
+   END $$`,
 ];
+
+/** Whether the coordinator announces token changes (both triggers present): a boolean `live`. */
+export const TOKEN_NOTIFY_PRESENT_SQL = `SELECT count(*) = 2 AS live FROM pg_trigger
+  WHERE tgrelid = to_regclass('public.access_tokens')
+    AND tgname IN ('${TOKEN_NOTIFY}', '${TOKEN_NOTIFY}_truncate') AND tgenabled <> 'D'`;
 
 /**
  * The current generation, its schema, its shard count and its format (every column: a

@@ -28,6 +28,7 @@ import * as links from './links.ts';
 import { CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './meta.ts';
 import { PgPool, type PgPoolOptions } from './pool.ts';
 import { SpendingQueries } from './spending.ts';
+import { type CoordinatorTokens, lookupToken } from './tokens.ts';
 import { SHARD_PROBE_PREFIX } from './topology.ts';
 import { TransactionQueries } from './transactions.ts';
 import * as users from './users.ts';
@@ -38,6 +39,8 @@ export interface PostgresPortOptions extends PgPoolOptions {
    * share their token fixtures with the DuckDB engine).
    */
   tokens?: FollowedTokens;
+  /** The process's cache of the coordinator's tokens; without it, each token is looked up. */
+  coordinatorTokens?: CoordinatorTokens;
 }
 
 /** Users known to exist, per port (one generation): bounded, cleared when full. */
@@ -109,6 +112,7 @@ export class PostgresPort implements ReadPort {
     private readonly published: Published,
     readonly sync: SyncState,
     private readonly tokens: FollowedTokens | undefined,
+    private readonly coordinatorTokens: CoordinatorTokens | undefined,
     private readonly ownsPool: boolean,
     spendingQueries: SpendingQueries,
     transactionQueries: TransactionQueries,
@@ -125,7 +129,7 @@ export class PostgresPort implements ReadPort {
     target: PgPool | string,
     options: PostgresPortOptions = {},
   ): Promise<PostgresPort> {
-    const { tokens, ...poolOptions } = options;
+    const { tokens, coordinatorTokens, ...poolOptions } = options;
     const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
     try {
       const published = await currentGeneration(pool);
@@ -142,6 +146,7 @@ export class PostgresPort implements ReadPort {
         published,
         sync,
         tokens,
+        coordinatorTokens,
         typeof target === 'string',
         spending,
         transactions,
@@ -203,18 +208,11 @@ export class PostgresPort implements ReadPort {
     return { userId: token.userId, expiresAtMs: token.expiresAtMs };
   }
 
-  /** From the coordinator's token table: a revocation counts from the next request. */
-  private async tableToken(tokenHash: string): Promise<TokenOwner | null> {
-    const [row] = await this.pool.query<{ user_id: string; expires_ms: string | null }>(
-      `SELECT user_id, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms
-       FROM public.access_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
-      [tokenHash],
-    );
-    if (!row) return null;
-    return {
-      userId: row.user_id,
-      expiresAtMs: row.expires_ms === null ? null : Number(row.expires_ms),
-    };
+  /** From the coordinator's token table, through the process's cache when there is one. */
+  private tableToken(tokenHash: string): Promise<TokenOwner | null> {
+    return this.coordinatorTokens
+      ? this.coordinatorTokens.owner(tokenHash)
+      : lookupToken(this.pool, tokenHash);
   }
 
   profile(userId: string) {

@@ -1,8 +1,10 @@
 /**
  * The token store of a cluster: `public.access_tokens` on the coordinator. Minting and revoking
- * are one statement each and count from the next request of every replica (no file to follow).
+ * are one statement each; a trigger announces every change to the replicas, whose token caches
+ * (CoordinatorTokens below) drop the token at once, so a revocation counts within a second.
  */
 import pg from 'pg';
+import type { TokenOwner } from '../../port/read-port.ts';
 import {
   type RevokeResult,
   revokePrefix,
@@ -11,7 +13,13 @@ import {
   tokenId,
 } from '../../tokens/store.ts';
 import { generateToken, hashToken } from '../../tokens/token.ts';
-import { COORDINATOR_META_DDL, CURRENT_GENERATION_SQL } from './meta.ts';
+import {
+  COORDINATOR_META_DDL,
+  CURRENT_GENERATION_SQL,
+  TOKEN_CHANNEL,
+  TOKEN_NOTIFY_PRESENT_SQL,
+} from './meta.ts';
+import type { PgPool } from './pool.ts';
 
 async function withCoordinator<T>(
   databaseUrl: string,
@@ -129,4 +137,203 @@ export async function listClusterTokens(options: {
       revokedAt: row.revoked_at,
     }));
   });
+}
+
+/** The token's owner from the coordinator's table: one round trip. */
+export async function lookupToken(pool: PgPool, tokenHash: string): Promise<TokenOwner | null> {
+  const [row] = await pool.query<{ user_id: string; expires_ms: string | null }>(
+    `SELECT user_id, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms
+     FROM public.access_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
+    [tokenHash],
+  );
+  if (!row) return null;
+  return {
+    userId: row.user_id,
+    expiresAtMs: row.expires_ms === null ? null : Number(row.expires_ms),
+  };
+}
+
+export interface CoordinatorTokensOptions {
+  /** Live tokens kept at most (the oldest are forgotten first). */
+  maxEntries?: number;
+  /** How often the listening connection proves it is alive. */
+  heartbeatMs?: number;
+  /**
+   * The cache answers only while the listening connection proved alive this recently: a
+   * revocation reaches the cache within this time even when the connection dies silently.
+   */
+  trustMs?: number;
+  /** Told when the cache starts answering, and when it stops (falling back to lookups). */
+  onState?: (caching: boolean, reason: string) => void;
+}
+
+/**
+ * The coordinator's live tokens, cached per replica so a request does not pay a coordinator
+ * round trip for its token. The cache is used only while it is sure to hear of changes: a
+ * dedicated connection LISTENs on the channel the coordinator's trigger NOTIFYs with each
+ * changed token (meta.ts), and proves every `heartbeatMs` (a query on that connection, after
+ * which every notice committed before it has arrived) that it is alive and the trigger is
+ * there. A notice drops its token; a connection lost, a heartbeat late or failing, or no trigger
+ * clears the cache and every request looks its token up, as without a cache, until the
+ * connection is back. A lookup that overlapped a notice or a loss is not cached.
+ */
+export class CoordinatorTokens {
+  private readonly entries = new Map<string, TokenOwner>();
+  private readonly maxEntries: number;
+  private readonly heartbeatMs: number;
+  private readonly trustMs: number;
+  /** Bumped by every notice and every loss: a lookup that saw it change is not cached. */
+  private changes = 0;
+  /** When the last heartbeat that came back was sent (performance.now()). */
+  private verifiedAt = Number.NEGATIVE_INFINITY;
+  private client: pg.Client | null = null;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private beating = false;
+  private reconnect: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** What `onState` was last told. */
+  private reported: boolean | null = null;
+
+  constructor(
+    private readonly pool: PgPool,
+    private readonly databaseUrl: string,
+    private readonly options: CoordinatorTokensOptions = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? 50_000;
+    this.heartbeatMs = options.heartbeatMs ?? 250;
+    this.trustMs = options.trustMs ?? 1000;
+  }
+
+  /** Whether the cache answers now. */
+  get caching(): boolean {
+    return this.client !== null && performance.now() - this.verifiedAt <= this.trustMs;
+  }
+
+  async owner(tokenHash: string): Promise<TokenOwner | null> {
+    if (this.caching) {
+      const known = this.entries.get(tokenHash);
+      if (known) return known;
+    }
+    const changes = this.changes;
+    const owner = await lookupToken(this.pool, tokenHash);
+    if (owner && changes === this.changes && this.caching) {
+      if (this.entries.size >= this.maxEntries) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+      this.entries.set(tokenHash, owner);
+    }
+    return owner;
+  }
+
+  /** Starts listening (in the background: lookups serve until the cache is live). */
+  start(): void {
+    void this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnect);
+    clearInterval(this.heartbeat);
+    const client = this.client;
+    this.forget();
+    await client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      application_name: 'finance-data-api tokens',
+      keepAlive: true,
+      // A heartbeat that gets no answer fails the connection.
+      query_timeout: Math.max(this.trustMs, 1000),
+    });
+    const lost = (reason: string) => {
+      // Its own close, or a connection already replaced: nothing was lost.
+      if (this.closed || (this.client !== client && this.client !== null)) return;
+      this.drop(client, reason);
+    };
+    client.on('error', (error) => lost(`token notices lost (${error.message})`));
+    client.on('end', () => lost('token notices lost (the connection ended)'));
+    client.on('notification', (notice) => {
+      if (notice.channel !== TOKEN_CHANNEL) return;
+      this.changes++;
+      if (notice.payload) this.entries.delete(notice.payload);
+      else this.entries.clear();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${TOKEN_CHANNEL}`);
+    } catch (error) {
+      this.drop(client, `token notices unavailable (${(error as Error).message})`);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    // Whatever changed before LISTEN took effect was never heard: start empty.
+    this.client = client;
+    this.forget();
+    this.heartbeat = setInterval(() => void this.beat(client), this.heartbeatMs);
+    this.heartbeat.unref();
+    await this.beat(client);
+  }
+
+  /** Proves the connection alive and the trigger present, or gives up the cache. */
+  private async beat(client: pg.Client): Promise<void> {
+    if (this.beating || this.client !== client) return;
+    this.beating = true;
+    const sentAt = performance.now();
+    try {
+      const { rows } = await client.query<{ live: boolean }>(TOKEN_NOTIFY_PRESENT_SQL);
+      if (this.client !== client) return;
+      if (rows[0]?.live) {
+        this.verifiedAt = sentAt;
+        this.report(true, 'tokens cached: the coordinator announces their changes');
+      } else {
+        this.forget();
+        this.verifiedAt = Number.NEGATIVE_INFINITY;
+        this.report(
+          false,
+          'the coordinator announces no token changes (no access_tokens_notify trigger: npm run token or build-db creates it): every request looks its token up',
+        );
+      }
+    } catch (error) {
+      this.drop(client, `token notices lost (${(error as Error).message})`);
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  /** Tells `onState` when caching starts or stops, once per change. */
+  private report(caching: boolean, reason: string): void {
+    if (this.reported === caching) return;
+    this.reported = caching;
+    this.options.onState?.(caching, reason);
+  }
+
+  /** Empties the cache; no lookup running now will be cached. */
+  private forget(): void {
+    this.changes++;
+    this.entries.clear();
+  }
+
+  private drop(client: pg.Client, reason: string): void {
+    if (this.client === client) {
+      this.client = null;
+      clearInterval(this.heartbeat);
+    }
+    this.forget();
+    this.verifiedAt = Number.NEGATIVE_INFINITY;
+    client.end().catch(() => {});
+    this.report(false, `${reason}: every request looks its token up until it is back`);
+    if (this.closed || this.reconnect) return;
+    this.reconnect = setTimeout(() => {
+      this.reconnect = undefined;
+      void this.connect();
+    }, 1000);
+    this.reconnect.unref();
+  }
 }

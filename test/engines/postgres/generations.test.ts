@@ -2,7 +2,8 @@
  * Loading and publishing on the cluster through the real CLIs (build-db, token), read by real
  * server processes: a new generation is published whole, a failed load leaves the current one
  * serving, two stateless replicas answer identically and both follow a new generation within
- * a second, and tokens minted or revoked on the coordinator count from the next request.
+ * a second, and a token minted on the coordinator counts from the next request, a revoked one
+ * within a second (the replicas cache tokens and hear of changes: test/engines/postgres/token-cache.test.ts).
  */
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,6 +34,16 @@ async function get(server: ServerProcess, path: string, token?: string) {
 /** The body without what differs per request (its id and creation time). */
 const stable = (text: string) =>
   text.replace(/"request_id":"[^"]*"/g, '').replace(/"created_at":"[^"]*"/g, '');
+
+/** The status `path` answers `token` once it is 401, within a second of now. */
+async function refusedWithinASecond(server: ServerProcess, path: string, token: string) {
+  const started = performance.now();
+  let status = (await get(server, path, token)).status;
+  while (status !== 401 && performance.now() - started < 1000) {
+    status = (await get(server, path, token)).status;
+  }
+  return status;
+}
 
 async function generationOf(server: ServerProcess): Promise<string> {
   const ready = await get(server, '/readyz');
@@ -182,7 +193,7 @@ describe('publishing a new generation', () => {
   );
 
   it(
-    'revoking a token on the coordinator refuses it from the next request on',
+    'revoking a token on the coordinator refuses it within a second',
     async () => {
       const minted = await runTool('token', [
         '--user',
@@ -205,7 +216,7 @@ describe('publishing a new generation', () => {
       const revoked = await runTool('token', ['--revoke', second, '--database', databaseUrl]);
       expect(revoked.code, revoked.stderr).toBe(0);
       for (const replica of replicas) {
-        expect((await get(replica, '/v1/user', second)).status).toBe(401);
+        expect(await refusedWithinASecond(replica, '/v1/user', second)).toBe(401);
       }
       const unknown = await runTool('token', ['--user', 'usr_nobody', '--database', databaseUrl]);
       expect(unknown.code).toBe(1);
@@ -233,7 +244,7 @@ describe('publishing a new generation', () => {
       const revoked = await runTool('build-db', ['--source', source, '--database', databaseUrl]);
       expect(revoked.code, revoked.stderr).toBe(0);
       for (const replica of replicas) {
-        expect((await get(replica, '/v1/user', upstream)).status).toBe(401);
+        expect(await refusedWithinASecond(replica, '/v1/user', upstream)).toBe(401);
       }
     },
     SLOW_TEST_MS,
