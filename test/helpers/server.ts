@@ -50,6 +50,16 @@ export interface ServerProcess {
 }
 
 /** Starts the real server process and waits for its "Server listening at" log line. */
+/**
+ * The servers this test process started that still run. A test that times out never reaches
+ * its own clean-up, so whatever is left is killed when the test process exits rather than
+ * outliving the run.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const [command, ...args] = SERVER_COMMAND;
   const child = spawn(command, args, {
@@ -57,6 +67,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...TEST_DEFAULTS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.once('exit', (code, signal) => done({ code, signal })),
