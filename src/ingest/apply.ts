@@ -28,7 +28,6 @@ import {
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
-  removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
 } from '../engines/duckdb/files.ts';
@@ -36,7 +35,7 @@ import { importTokens, revokeTokenHashes } from '../engines/duckdb/token-file.ts
 import { sqlString } from '../engines/sql/literals.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import { tokensPathFor } from '../tokens/path.ts';
-import { seconds } from './build.ts';
+import { removeInterruptedBuilds, seconds } from './build.ts';
 import {
   type ChangeInputs,
   type ChangeSummary,
@@ -196,12 +195,7 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
   const span = options.keepLog ?? DEFAULT_LOG_SPAN;
   const result = await withWriteLock(target, async () => {
     // A killed apply leaves a copy of the store beside it: the size of the store.
-    const stale = await removeStaleTemps(target);
-    if (stale.paths.length > 0) {
-      progress(
-        `removed ${stale.paths.length} file(s) left by an interrupted build (${(stale.bytes / 1048576).toFixed(1)} MiB)`,
-      );
-    }
+    await removeInterruptedBuilds(target, progress);
     const scratchPath = tempPathNextTo(target, 'changes');
     const stagingPath = tempPathNextTo(target, 'staging');
     const copyPath = tempPathNextTo(target, 'apply');

@@ -375,6 +375,19 @@ async function writeTables(
   }
 }
 
+/** Removes what a killed build or apply left beside `target`, saying so when there was any. */
+export async function removeInterruptedBuilds(
+  target: string,
+  progress: (line: string) => void,
+): Promise<void> {
+  const stale = await removeStaleTemps(target);
+  if (stale.paths.length > 0) {
+    progress(
+      `removed ${stale.paths.length} file(s) left by an interrupted build (${(stale.bytes / 1048576).toFixed(1)} MiB)`,
+    );
+  }
+}
+
 /**
  * The key sync cursors are signed with: the published store's, so that cursors handed out
  * before a rebuild are still recognised (and answered 410, not 422); a new one otherwise.
@@ -407,12 +420,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
   const target = resolve(options.databasePath);
   const inputs = await findInputs(sourceDir);
   await mkdir(dirname(target), { recursive: true });
-  const stale = await removeStaleTemps(target);
-  if (stale.paths.length > 0) {
-    progress(
-      `removed ${stale.paths.length} file(s) left by an interrupted build (${(stale.bytes / 1048576).toFixed(1)} MiB)`,
-    );
-  }
+  await removeInterruptedBuilds(target, progress);
 
   const buildPath = tempPathNextTo(target, 'build');
   const stagingPath = tempPathNextTo(target, 'staging');
