@@ -16,10 +16,10 @@
  *    without one): 429 with `Retry-After`.
  * 4. The client's concurrency (CLIENT_MAX_IN_FLIGHT requests running at once): 429 with
  *    `Retry-After: 1`. One client cannot fill the store's queue for the others.
- * 5. Pressure (event-loop delay, heap, RSS; load-shedding.ts): only a heavy client, one with a
- *    request running or past its fair share of the last second (the mean of what the active
- *    clients asked, refused requests included), gets 503 with `Retry-After`.
- *    Everyone else is served.
+ * 5. Pressure (event-loop delay, heap, RSS; load-shedding.ts): only a heavy client, one holding
+ *    more than its fair share of the requests running (some running, at least as many as the
+ *    mean of the clients that have some), gets 503 with `Retry-After`. A client that waits for
+ *    each answer is never shed; everyone else is served.
  * 6. Admitted: the request counts against the client's rate limit (refused ones never do) and
  *    its concurrency until its response ends.
  *
@@ -219,7 +219,6 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
   app.addHook('onRequest', (request, reply, done) => {
     if (PROBES.has(request.routeOptions.url ?? '')) return done();
     const client = clientKey(request);
-    if (accounting) clients.arrive(client.key);
 
     if (limiting && request.headers.authorization !== undefined && !request.is404) {
       const address = `ip:${request.ip}`;
@@ -304,11 +303,9 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
   }
 
   monitor.start();
-  const sampler = setInterval(() => {
-    if (monitor.enabled) monitor.measure();
-    clients.rotate();
-  }, options.sampleIntervalMs);
-  sampler.unref();
+  const sampler = monitor.enabled
+    ? setInterval(() => monitor.measure(), options.sampleIntervalMs).unref()
+    : undefined;
   const summaryMs = options.logSummaryMs ?? LOG_SUMMARY_MS;
   const timer = setInterval(() => {
     const refused = summary.take();

@@ -8,11 +8,13 @@
  * a server that is busy but fast, so it only counts when SHED_MAX_EVENT_LOOP_UTILIZATION is
  * set.
  *
- * ClientLoad keeps, per client (token or address, rate-limit.ts), the requests in flight and
- * the requests of the last sample windows. Under pressure only a heavy client is shed: one with
- * a request already running, or one that sent more than its fair share (the mean per active
- * client) in the last window. A client asking now and then is still served while a flood
- * from elsewhere is shed.
+ * ClientLoad keeps, per client (token or address, rate-limit.ts), the requests it has running.
+ * Under pressure only a client holding more than its fair share of the work in progress is
+ * shed: one that already has requests running, at least as many as the mean of the clients
+ * that have requests running. A client that waits for each answer never has one running when
+ * it asks, so it is never shed, however the floods around it come and go; a client with fewer
+ * requests running than the others is served while the deepest are refused. A client that
+ * floods one request at a time is bounded by its rate limit, not here.
  */
 import { readFileSync } from 'node:fs';
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -131,84 +133,51 @@ export class PressureMonitor {
   }
 }
 
-interface ClientState {
-  inFlight: number;
-  /** Requests that arrived in the current window and in the one before. */
-  current: number;
-  previous: number;
-}
-
 /**
- * Per-client accounting: requests in flight and requests per window. Bounded: idle clients
- * are forgotten at every `rotate`, and past `maxClients` a new client is not tracked (it
- * counts as light), so a flood of distinct clients cannot grow this without limit.
+ * Per-client requests in flight. Bounded: a client is forgotten when its last request ends, and
+ * past `maxClients` clients at once a new one is not tracked (it counts as light), so a flood of
+ * distinct clients cannot grow this without limit.
  */
 export class ClientLoad {
-  private readonly clients = new Map<string, ClientState>();
-  private fairShare = Number.POSITIVE_INFINITY;
+  private readonly running = new Map<string, number>();
+  /** The sum of `running`'s values. */
+  private total = 0;
 
   constructor(private readonly maxClients = 100_000) {}
 
   inFlight(key: string): number {
-    return this.clients.get(key)?.inFlight ?? 0;
-  }
-
-  /** A client that has a request running, or that sent more than its fair share lately. */
-  isHeavy(key: string): boolean {
-    const state = this.clients.get(key);
-    if (!state) return false;
-    return state.inFlight > 0 || Math.max(state.current, state.previous) > this.fairShare;
+    return this.running.get(key) ?? 0;
   }
 
   /**
-   * Counts a request as it arrives, admitted or not: the fair share is measured on what
-   * clients ask, so a flood being refused still counts as the flood it is.
+   * Holds more than its fair share of the work in progress: it has requests running, at least
+   * as many as the mean of the clients that have some (so a client with fewer is never heavy).
    */
-  arrive(key: string): void {
-    const state = this.stateOf(key);
-    if (state) state.current++;
+  isHeavy(key: string): boolean {
+    const mine = this.running.get(key) ?? 0;
+    return mine > 0 && mine * this.running.size >= this.total;
   }
 
   /** Counts an admitted request as running; call the returned function once it is answered. */
   start(key: string): () => void {
-    const tracked = this.stateOf(key);
-    if (!tracked) return () => {};
-    tracked.inFlight++;
+    const before = this.running.get(key);
+    if (before === undefined && this.running.size >= this.maxClients) return () => {};
+    this.running.set(key, (before ?? 0) + 1);
+    this.total++;
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      tracked.inFlight--;
+      this.total--;
+      const left = (this.running.get(key) ?? 1) - 1;
+      if (left > 0) this.running.set(key, left);
+      else this.running.delete(key);
     };
   }
 
-  private stateOf(key: string): ClientState | undefined {
-    let state = this.clients.get(key);
-    if (!state && this.clients.size < this.maxClients) {
-      state = { inFlight: 0, current: 0, previous: 0 };
-      this.clients.set(key, state);
-    }
-    return state;
-  }
-
-  /** Starts a new window: the fair share is the mean of the window that ends. */
-  rotate(): void {
-    let total = 0;
-    let active = 0;
-    for (const [key, state] of this.clients) {
-      if (state.current > 0) {
-        total += state.current;
-        active++;
-      }
-      state.previous = state.current;
-      state.current = 0;
-      if (state.inFlight === 0 && state.previous === 0) this.clients.delete(key);
-    }
-    this.fairShare = active === 0 ? Number.POSITIVE_INFINITY : Math.max(1, total / active);
-  }
-
+  /** Clients with requests running. */
   get size(): number {
-    return this.clients.size;
+    return this.running.size;
   }
 }
 

@@ -23,8 +23,8 @@ export async function demoStoreCopy(
 /**
  * Shedding on event-loop delay is off in tests unless a test sets it: on a machine running
  * several suites at once a server starved of CPU sees delays past the threshold, and would
- * shed a test's concurrent requests (a client with requests running is a heavy client).
- * The shedding tests (hardening-store, faults-http) set it.
+ * shed a test's concurrent requests (a client with requests running may be a heavy client).
+ * The shedding tests (test/api/http-faults.test.ts) set it.
  */
 const TEST_DEFAULTS = { SHED_MAX_EVENT_LOOP_DELAY_MS: '0' };
 
