@@ -8,7 +8,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { newGeneration } from '../src/contract/store-format.ts';
-import { loadTokens } from '../src/engines/duckdb/token-file.ts';
+import { loadTokens } from '../src/tokens/token-file.ts';
 import { configureShardServers } from '../src/engines/postgres/topology.ts';
 import { loadGeneration } from '../src/ingest/postgres/load.ts';
 import { tokensPathFor } from '../src/tokens/path.ts';

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { encodeCursor } from '../src/areas/transactions/sync.ts';
 import { newGeneration } from '../src/contract/store-format.ts';
 import { COLUMNS } from '../src/contract/tables.ts';
-import { loadTokens } from '../src/engines/duckdb/token-file.ts';
+import { loadTokens } from '../src/tokens/token-file.ts';
 import { loadGeneration } from '../src/ingest/postgres/load.ts';
 import { tokensPathFor } from '../src/tokens/path.ts';
 import type { ClusterInfo } from '../tools/cluster/cluster.ts';

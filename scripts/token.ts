@@ -1,7 +1,7 @@
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
 import { DEFAULT_DATABASE_PATH, databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
 import { isCalendarDate } from '../src/domain/calendar.ts';
-import { listTokens, mintToken, revokeToken } from '../src/engines/duckdb/token-file.ts';
+import { listTokens, mintToken, revokeToken } from '../src/tokens/token-file.ts';
 import {
   listClusterTokens,
   mintClusterToken,

@@ -29,7 +29,7 @@ import { serializerCompiler } from './http/serializer.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { storePlugin } from './http/store-plugin.ts';
 import type { ReadPort } from './port/read-port.ts';
-import type { PortSource } from './port/swappable.ts';
+import type { PortSource } from './port/hot-swap.ts';
 
 export interface AppOptions {
   /** A read port, or a source of them (a swappable store). */

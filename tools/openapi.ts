@@ -21,7 +21,7 @@ import { buildApp } from '../src/app.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { createClock } from '../src/clock.ts';
 import { DuckDbPort } from '../src/engines/duckdb/port.ts';
-import { mintToken } from '../src/engines/duckdb/token-file.ts';
+import { mintToken } from '../src/tokens/token-file.ts';
 import {
   applyExamples,
   type DocumentExamples,

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { QueryOutcome } from '../engines/duckdb/pool.ts';
-import type { ReloadOutcome } from '../port/swappable.ts';
+import type { ReloadOutcome } from '../port/hot-swap.ts';
 
 export class Metrics {
   readonly registry = new Registry();

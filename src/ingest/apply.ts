@@ -30,8 +30,8 @@ import {
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
-} from '../engines/duckdb/files.ts';
-import { importTokens, revokeTokenHashes } from '../engines/duckdb/token-file.ts';
+} from '../files/publish.ts';
+import { importTokens, revokeTokenHashes } from '../tokens/token-file.ts';
 import { sqlString } from '../engines/sql/literals.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import { tokensPathFor } from '../tokens/path.ts';

@@ -23,8 +23,8 @@ import {
   removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
-} from '../engines/duckdb/files.ts';
-import { adoptLegacyTokenStore, importTokens } from '../engines/duckdb/token-file.ts';
+} from '../files/publish.ts';
+import { adoptLegacyTokenStore, importTokens } from '../tokens/token-file.ts';
 import { sqlIdentifier, sqlString } from '../engines/sql/literals.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import { tokensPathFor } from '../tokens/path.ts';

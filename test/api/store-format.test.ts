@@ -11,7 +11,7 @@ import { STORE_FORMAT_VERSION } from '../../src/contract/store-format.ts';
 import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
 import { PostgresPort } from '../../src/engines/postgres/port.ts';
 import { type ReadPort, StoreFormatError } from '../../src/port/read-port.ts';
-import { SwappablePort } from '../../src/port/swappable.ts';
+import { SwappablePort } from '../../src/port/hot-swap.ts';
 import { testEngine } from '../helpers/engine.ts';
 import { createTestDatabase, loadStoreFile } from '../helpers/postgres.ts';
 import { demoStoreCopy } from '../helpers/server.ts';

@@ -7,9 +7,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { newGeneration } from '../../src/contract/store-format.ts';
 import type { Window } from '../../src/domain/calendar.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
-import { FollowedTokens } from '../../src/engines/duckdb/followed-tokens.ts';
+import { FollowedTokens } from '../../src/tokens/followed-tokens.ts';
 import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
-import { mintToken } from '../../src/engines/duckdb/token-file.ts';
+import { mintToken } from '../../src/tokens/token-file.ts';
 import { PostgresPort } from '../../src/engines/postgres/port.ts';
 import { buildStore } from '../../src/ingest/build.ts';
 import type {

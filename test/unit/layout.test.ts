@@ -1,7 +1,8 @@
 /**
  * The tree's layout holds: folders import each other without a cycle (arrows only point down),
- * SQL text lives only in engines/ and ingest/, the runtime never reaches into the development
- * tools, and no source folder is named like build output.
+ * SQL text lives only in engines/, ingest/ and the token file (tokens/token-file.ts), the
+ * runtime never reaches into the development tools, and no source folder is named like build
+ * output.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -101,12 +102,12 @@ describe('source layout', () => {
     expect(cycles(graph)).toEqual([['src/a', 'src/b', 'src/c']]);
   });
 
-  it('keeps SQL text inside engines/ and ingest/', () => {
+  it('keeps SQL text inside engines/, ingest/ and the token file', () => {
     const sql =
       /['"`]\s*(SELECT|WITH|INSERT INTO|UPDATE|DELETE FROM|CREATE (TABLE|INDEX|TYPE|SCHEMA)|DROP|ALTER)\s/;
     const offenders = files
       .map((file) => relative(SRC, file))
-      .filter((file) => !/^(engines|ingest)\//.test(file))
+      .filter((file) => !/^(engines|ingest)\//.test(file) && file !== 'tokens/token-file.ts')
       .filter((file) => sql.test(readFileSync(join(SRC, file), 'utf8')));
     expect(offenders).toEqual([]);
   });

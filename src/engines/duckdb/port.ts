@@ -20,7 +20,7 @@ import { StoreFormatError } from '../../port/read-port.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import * as accounts from './accounts.ts';
-import { FollowedTokens } from './followed-tokens.ts';
+import { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
 import { DuckDbPool, type DuckDbPoolOptions } from './pool.ts';

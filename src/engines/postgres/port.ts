@@ -20,7 +20,7 @@ import {
   type TokenOwner,
   type TransactionFilters,
 } from '../../port/read-port.ts';
-import type { FollowedTokens } from '../duckdb/followed-tokens.ts';
+import type { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import * as accounts from './accounts.ts';
 import * as income from './income.ts';

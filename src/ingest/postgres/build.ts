@@ -7,8 +7,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { scratchFolder } from '../../engines/duckdb/files.ts';
-import { loadTokens } from '../../engines/duckdb/token-file.ts';
+import { scratchFolder } from '../../files/publish.ts';
+import { loadTokens } from '../../tokens/token-file.ts';
 import type { ApplyResult } from '../apply.ts';
 import { type BuildResult, buildStore, seconds } from '../build.ts';
 import { DEFAULT_LOG_SPAN, findChangeInputs, type LogSpan } from '../changes.ts';

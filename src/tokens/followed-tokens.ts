@@ -8,7 +8,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { StoredToken } from '../../tokens/store.ts';
+import type { StoredToken } from './store.ts';
 import { loadTokens } from './token-file.ts';
 
 export interface FollowedTokensOptions {

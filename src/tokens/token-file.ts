@@ -8,7 +8,7 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api';
-import { tokensPathFor } from '../../tokens/path.ts';
+import { tokensPathFor } from './path.ts';
 import {
   type RevokeResult,
   revokePrefix,
@@ -16,15 +16,15 @@ import {
   type TokenInfo,
   TokenStoreError,
   tokenId,
-} from '../../tokens/store.ts';
-import { generateToken, hashToken } from '../../tokens/token.ts';
+} from './store.ts';
+import { generateToken, hashToken } from './token.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
   removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
-} from './files.ts';
+} from '../files/publish.ts';
 
 const TABLE_DDL = `CREATE TABLE IF NOT EXISTS access_tokens (
   token_hash VARCHAR PRIMARY KEY, user_id VARCHAR NOT NULL, name VARCHAR,
