@@ -64,7 +64,11 @@ beforeAll(async () => {
       lookups++;
     },
   });
-  tokens = new CoordinatorTokens(pool, databaseUrl, { heartbeatMs: 100 });
+  // Trusted for 10 s after a heartbeat, not the default second: on a machine whose cores are
+  // busy, a heartbeat can come back later than a second, and the cache would rightly stop
+  // answering. What these tests watch (a notice, a lost connection, a missing trigger) stops the
+  // cache at once, whatever the trust.
+  tokens = new CoordinatorTokens(pool, databaseUrl, { heartbeatMs: 100, trustMs: 10_000 });
   tokens.start();
   await waitFor(() => tokens.caching, 10_000);
 }, 120_000);
