@@ -4,6 +4,10 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError } from '../port/read-port.ts';
+import { sendDetail } from './fastapi/detail.ts';
+import { isRequestValidationError } from './fastapi/index.ts';
+import { FaultLog } from './fault-log.ts';
+import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 
 /** When to try again after the store (or the shard holding the user) could not answer. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
@@ -17,13 +21,6 @@ export const SYNC_GONE =
 
 /** When to try again after a request that arrived while the server was shutting down. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
-
-import { sendDetail } from './fastapi/detail.ts';
-import { isRequestValidationError } from './fastapi/index.ts';
-import { FaultLog } from './fault-log.ts';
-import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
-
-/** Kept for the modules that still import it from here; its home is detail.ts. */
 
 /** Errors that Fastify raises before routing (bad URL, over-long parameter) answer in our shape too. */
 export function frameworkErrorHandler(
@@ -45,8 +42,11 @@ export function frameworkErrorHandler(
 
 /**
  * Errors Node's HTTP parser raises before there is a request (slow or malformed request,
- * headers over the size limit) answer in the `{"detail": ...}` shape too, then the socket
- * closes: 408 Request Timeout, 431 Request Header Fields Too Large, 400 Bad Request. There is
+ * headers over the size limit, a request line naming an HTTP version the parser does not know)
+ * answer in the `{"detail": ...}` shape too, then the socket closes: 408 Request Timeout, 431
+ * Request Header Fields Too Large, 505 HTTP Version Not Supported (`HTTP/1.2` to `HTTP/9.9`,
+ * `HTTP/12.0`: the versions Node reads, 0.9, 1.x and 2.0, get theirs from the router's hook),
+ * 400 Bad Request. There is
  * no parsed request whose x-request-id could be echoed: each answer carries a new one.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
@@ -58,7 +58,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
         ? overflowInRequestLine(error)
           ? 414
           : 431
-        : 400;
+        : error.code === 'HPE_INVALID_VERSION'
+          ? 505
+          : 400;
   const phrase = STATUS_CODES[statusCode] ?? 'Error';
   const body = JSON.stringify({ detail: phrase });
   const headers = {
@@ -150,25 +152,21 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     app.routing(request, response);
   });
 
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    methodsByPath.set(route.url, methods);
-  });
+  const routes = new RoutedPaths();
+  app.addHook('onRoute', (route) => routes.add(route.url, [route.method].flat()));
 
   app.setNotFoundHandler((request, reply) => {
     const [path, query] = splitQuery(request.url);
     // Starlette's redirect_slashes: the other spelling of a routed path answers 307 to it.
-    if (!methodsByPath.has(path) && path !== '/') {
+    if (!routes.methodsOf(path) && path !== '/') {
       const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-      if (methodsByPath.has(other)) {
+      if (routes.methodsOf(other)) {
         // A relative reference (RFC 9110, 10.2.2): the client's Host is never reflected, so
         // a forged Host cannot point a redirect elsewhere.
         return reply.code(307).header('location', `${other}${query}`).send();
       }
     }
-    const methods = methodsByPath.get(path);
+    const methods = routes.methodsOf(path);
     if (methods && !methods.has(request.method)) {
       reply.header('allow', [...methods].sort().join(', '));
       return sendDetail(reply, 405);
@@ -195,6 +193,46 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where expected faults are logged, bounded (fault-log.ts). */
     faultLog: FaultLog;
+  }
+}
+
+/**
+ * The paths the routes serve, with their methods, matched as the router matches them: a
+ * `:name` segment is any one non-empty segment (`/v2/users/transactions/:id`).
+ */
+class RoutedPaths {
+  private readonly exact = new Map<string, Set<string>>();
+  private readonly patterns: { pattern: RegExp; methods: Set<string> }[] = [];
+
+  add(url: string, methods: readonly string[]): void {
+    let known: Set<string> | undefined;
+    if (url.includes(':')) {
+      const source = url
+        .split('/')
+        .map((segment) =>
+          segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/');
+      known = this.patterns.find((entry) => entry.pattern.source === `^${source}$`)?.methods;
+      if (!known) {
+        known = new Set();
+        this.patterns.push({ pattern: new RegExp(`^${source}$`), methods: known });
+      }
+    } else {
+      known = this.exact.get(url) ?? new Set();
+      this.exact.set(url, known);
+    }
+    for (const method of methods) known.add(method);
+  }
+
+  /** Every method some route serves at `path`; undefined when no route serves it. */
+  methodsOf(path: string): Set<string> | undefined {
+    const matched = [
+      this.exact.get(path),
+      ...this.patterns.map((entry) => (entry.pattern.test(path) ? entry.methods : undefined)),
+    ].filter((methods) => methods !== undefined);
+    if (matched.length === 0) return undefined;
+    return new Set(matched.flatMap((methods) => [...methods]));
   }
 }
 

@@ -11,7 +11,14 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-const PATHS = ['/v1/user', '/v2/users/transactions', '/v1/links', '/v1/users/balances'];
+const PATHS = [
+  '/v1/user',
+  '/v2/users/transactions',
+  '/v2/users/transactions/txn_any',
+  '/v2/users/transactions/sync',
+  '/v1/links',
+  '/v1/users/balances',
+];
 
 describe('FastAPI parity of the router', () => {
   it.each(PATHS)('405 on %s lists only GET in Allow (no implicit HEAD)', async (url) => {
@@ -41,8 +48,22 @@ describe('FastAPI parity of the router', () => {
     const response = await fx.app.inject({ url: '/v1/links/?page=2', headers: fx.u1 });
     expect(response.statusCode).toBe(307);
     // Starlette names the absolute URL from the request's Host; this service gives the path
-    // alone, so a forged Host is never reflected (issue 23).
+    // alone, so a forged Host is never reflected.
     expect(response.headers.location).toBe('/v1/links?page=2');
+  });
+
+  it('a trailing slash on a path with a parameter redirects too', async () => {
+    const response = await fx.app.inject({
+      url: '/v2/users/transactions/txn_any/',
+      headers: fx.u1,
+    });
+    expect(response.statusCode).toBe(307);
+    expect(response.headers.location).toBe('/v2/users/transactions/txn_any');
+    // A path no route serves, with or without its slash, stays 404.
+    for (const url of ['/v2/users/transactions/a/b', '/v2/users/transactions/a/b/']) {
+      const missing = await fx.app.inject({ url, headers: fx.u1 });
+      expect(missing.statusCode).toBe(404);
+    }
   });
 
   it('the redirect never reflects a forged Host or X-Forwarded-Host', async () => {

@@ -337,6 +337,17 @@ describe('HTTP bounds over a real socket', () => {
     expect(statusLines(big.text)).toEqual(['431']);
   });
 
+  it.each(['1.2', '1.9', '3.0', '9.9', '0.9'])(
+    'a request line naming HTTP/%s answers 505 as documented, then the connection closes',
+    async (version) => {
+      const request = `GET /healthz HTTP/${version}\r\nHost: x\r\n\r\n`;
+      const { text, closed } = await rawExchange(port, [request]);
+      expect(statusLines(text)).toEqual(['505']);
+      expect(text).toContain('{"detail":"HTTP Version Not Supported"}');
+      expect(closed).toBe(true);
+    },
+  );
+
   it('a request line naming HTTP/2.0 answers 505 and the connection closes', async () => {
     const { text, closed } = await rawExchange(port, ['GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n']);
     expect(statusLines(text)).toEqual(['505']);
