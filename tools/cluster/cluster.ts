@@ -23,6 +23,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -302,6 +303,19 @@ async function readClusterFile(dir: string): Promise<ClusterFile | undefined> {
   return text === undefined ? undefined : (JSON.parse(text) as ClusterFile);
 }
 
+/** Whether a server could listen on `port` at 127.0.0.1 now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolvePort) => {
+    const probe = createServer();
+    probe.once('error', () => resolvePort(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePort(true)));
+  });
+}
+
+function portTaken(name: string, port: number, outcome?: string): string {
+  return `port ${port}, which ${name} listens on, is taken by another program${outcome ? `: ${outcome}` : ''}; free it, or start a new cluster in another folder with another --port`;
+}
+
 async function isRunning(binDir: string, dataDir: string, runAs: RunAs | undefined) {
   return runBinary(binDir, 'pg_ctl', ['status', '-D', dataDir], runAs).then(
     () => true,
@@ -350,67 +364,106 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterInfo
   await writeFile(join(dir, 'cluster.json'), `${JSON.stringify(layout, null, 2)}\n`);
 
   const names = instanceNames(layout.shards);
+  const instances = names.map((name, index) => ({
+    name,
+    dataDir: join(layout.dataRoot ?? dir, name),
+    port: layout.port + index,
+  }));
   await Promise.all(
-    names.map(async (name, index) => {
-      const dataDir = join(layout.dataRoot ?? dir, name);
-      const port = layout.port + index;
-      if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-        progress(`${name}: initdb ${dataDir}`);
-        await mkdir(dataDir, { recursive: true });
-        await chmod(dataDir, 0o700);
-        if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
-        await runBinary(
-          binDir,
-          'initdb',
-          [
-            '-D',
-            dataDir,
-            '-U',
-            SUPERUSER,
-            '--auth=trust',
-            '--encoding=UTF8',
-            '--locale=C',
-            ...(layout.fast ? ['--no-sync'] : []),
-          ],
-          runAs,
-        );
-      }
-      if (await isRunning(binDir, dataDir, runAs)) {
-        progress(`${name}: already running on port ${port}`);
-        return;
-      }
-      const settings = [
-        `-p ${port}`,
-        '-c listen_addresses=127.0.0.1',
-        `-c unix_socket_directories=${dataDir}`,
-        '-c max_connections=200',
-        '-c shared_buffers=128MB',
-        // A heavy user's year grouped per day sorts on disk with the default 4MB.
-        '-c work_mem=64MB',
-        ...(layout.fast
-          ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']
-          : []),
-      ];
-      progress(`${name}: starting on port ${port}`);
+    instances.map(async ({ name, dataDir }) => {
+      if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+      progress(`${name}: initdb ${dataDir}`);
+      await mkdir(dataDir, { recursive: true });
+      await chmod(dataDir, 0o700);
+      if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
       await runBinary(
         binDir,
-        'pg_ctl',
+        'initdb',
         [
-          'start',
-          '-w',
-          '-t',
-          '60',
           '-D',
           dataDir,
-          '-l',
-          join(dataDir, 'server.log'),
-          '-o',
-          settings.join(' '),
+          '-U',
+          SUPERUSER,
+          '--auth=trust',
+          '--encoding=UTF8',
+          '--locale=C',
+          ...(layout.fast ? ['--no-sync'] : []),
         ],
         runAs,
       );
     }),
   );
+  const stopped = [];
+  for (const instance of instances) {
+    if (await isRunning(binDir, instance.dataDir, runAs)) {
+      progress(`${instance.name}: already running on port ${instance.port}`);
+    } else stopped.push(instance);
+  }
+  // Every port is checked before any server starts, so a taken one leaves nothing behind.
+  for (const { name, port } of stopped) {
+    if (!(await portIsFree(port)))
+      throw new ClusterError(portTaken(name, port, 'nothing was started'));
+  }
+  const started: typeof stopped = [];
+  try {
+    await Promise.all(
+      stopped.map(async (instance) => {
+        const { name, dataDir, port } = instance;
+        const settings = [
+          `-p ${port}`,
+          '-c listen_addresses=127.0.0.1',
+          `-c unix_socket_directories=${dataDir}`,
+          '-c max_connections=200',
+          '-c shared_buffers=128MB',
+          // A heavy user's year grouped per day sorts on disk with the default 4MB.
+          '-c work_mem=64MB',
+          ...(layout.fast
+            ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']
+            : []),
+        ];
+        progress(`${name}: starting on port ${port}`);
+        try {
+          await runBinary(
+            binDir,
+            'pg_ctl',
+            [
+              'start',
+              '-w',
+              '-t',
+              '60',
+              '-D',
+              dataDir,
+              '-l',
+              join(dataDir, 'server.log'),
+              '-o',
+              settings.join(' '),
+            ],
+            runAs,
+          );
+        } catch (error) {
+          // Taken between the check and the start (another program was quicker).
+          if (!(await portIsFree(port))) throw new ClusterError(portTaken(name, port));
+          throw new ClusterError(
+            `${name} did not start on port ${port} (its log: ${join(dataDir, 'server.log')}): ${(error as Error).message.split('\n')[0]}`,
+          );
+        }
+        started.push(instance);
+      }),
+    );
+  } catch (error) {
+    // What this start started is stopped again: a failed start leaves the cluster as it was.
+    await Promise.all(
+      started.map(({ dataDir }) =>
+        runBinary(binDir, 'pg_ctl', ['stop', '-w', '-m', 'fast', '-D', dataDir], runAs).catch(
+          () => {},
+        ),
+      ),
+    );
+    const undone = started.length
+      ? `; stopped again what this start had started (${started.map(({ name }) => name).join(', ')})`
+      : '';
+    throw error instanceof ClusterError ? new ClusterError(`${error.message}${undone}`) : error;
+  }
   const info = clusterInfo(dir, layout);
   const client = new pg.Client({ connectionString: info.databaseUrl });
   await client.connect();

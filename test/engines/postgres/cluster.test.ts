@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,6 +52,41 @@ describe('npm run cluster', () => {
     const none = await runTool('cluster', ['status', '--dir', join(dir, 'nothing')]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no cluster/);
+  }, 60_000);
+
+  it('a port taken by another program: start names it, starts nothing and exits 1', async () => {
+    const base = 42_000 + Math.floor(Math.random() * 15_000);
+    const blocker: Server = createServer();
+    await new Promise<void>((done) => blocker.listen(base + 2, '127.0.0.1', done));
+    const other = await mkdtemp(join(tmpdir(), 'finance-cluster-taken-'));
+    try {
+      const refused = await runTool('cluster', [
+        'start',
+        '--dir',
+        other,
+        '--fast',
+        '--port',
+        String(base),
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`port ${base + 2}, which shard2 listens on, is taken`);
+      expect(refused.stderr).toContain('nothing was started');
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+      const status = await runTool('cluster', ['status', '--dir', other]);
+      expect(status.stdout).not.toMatch(/running/);
+      // The other two ports were never bound.
+      for (const port of [base, base + 1]) {
+        const probe = createServer();
+        await new Promise<void>((done, fail) => {
+          probe.once('error', fail);
+          probe.listen(port, '127.0.0.1', () => probe.close(() => done()));
+        });
+      }
+    } finally {
+      blocker.close();
+      await stopCluster(other).catch(() => {});
+      await rm(other, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('starts a cluster, prints DATABASE_URL last, and starting again is harmless', async () => {
