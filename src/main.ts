@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
 /**
@@ -30,8 +30,9 @@ async function main(): Promise<void> {
   });
 }
 
+// One line, as docs/operations.md shows it: the reason, without the error's class.
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`finance-api: ${message}\n`);
   process.exit(1);
 });

@@ -5,8 +5,10 @@
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bearer, DEMO_TODAY, demoStoreCopy, startServerProcess } from '../helpers/server.ts';
+import { makeTempDir } from '../helpers/store.ts';
 
 const HEAVY =
   '/v2/users/spending?group_by=merchant&time_period=day&include_income=true&start_date=2025-01-01';
@@ -117,5 +119,15 @@ describe('graceful shutdown', () => {
     await expect(startServerProcess({ RATE_LIMIT_MAX: 'lots' })).rejects.toThrow(
       /finance-api: invalid configuration: RATE_LIMIT_MAX="lots"/,
     );
+  });
+
+  it('exits 1 with the documented line when the store file is missing', async () => {
+    const missing = join(makeTempDir('missing-store'), 'finance.duckdb');
+    const failure = await startServerProcess({ DATABASE_PATH: missing }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain(`finance-api: store file not found: ${missing}\n`);
+    expect(failure).not.toContain('Error:');
   });
 });
