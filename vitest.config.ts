@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { ENGINES } from './test/helpers/engine.ts';
+import { DEFAULT_ENGINE, ENGINES } from './test/helpers/engine.ts';
 
 export default defineConfig({
   test: {
@@ -14,7 +14,7 @@ export default defineConfig({
     // Most suites wait on a store, a child process or the cluster's servers rather than on
     // the CPU: three workers on two cores finish the two engines' runs in about half the time.
     maxWorkers: 3,
-    projects: ENGINES.map((engine, index) => ({
+    projects: ENGINES.map((engine) => ({
       extends: true,
       test: {
         name: engine,
@@ -23,9 +23,9 @@ export default defineConfig({
         globalSetup: engine === 'postgres' ? ['test/setup/postgres-cluster.ts'] : [],
         // test/api/ holds every suite that reads the port through the app: it runs on every
         // engine. test/engines/<engine>/ holds an engine's own suites. Everything else (domain
-        // rules, validators, CLIs, process behaviour) runs once, with the default engine.
+        // rules, validators, CLIs, process behaviour) runs once, in DEFAULT_ENGINE's project.
         include:
-          index === 0
+          engine === DEFAULT_ENGINE
             ? ['test/**/*.test.ts']
             : ['test/api/**/*.test.ts', `test/engines/${engine}/**/*.test.ts`],
         exclude: ENGINES.filter((other) => other !== engine).map(

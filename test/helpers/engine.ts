@@ -6,9 +6,15 @@
 export const ENGINES = ['duckdb', 'postgres'] as const;
 export type EngineName = (typeof ENGINES)[number];
 
-/** The engine of this test run: TEST_ENGINE, or the embedded default. */
+/**
+ * The embedded engine: the one a test process without TEST_ENGINE reads, and the one whose
+ * vitest project also runs the suites that do not depend on the engine (unit, ops, golden).
+ */
+export const DEFAULT_ENGINE: EngineName = 'duckdb';
+
+/** The engine of this test run: TEST_ENGINE, or the default. */
 export function testEngine(): EngineName {
-  const name = process.env.TEST_ENGINE ?? 'duckdb';
+  const name = process.env.TEST_ENGINE ?? DEFAULT_ENGINE;
   const engine = ENGINES.find((known) => known === name);
   if (!engine) throw new Error(`TEST_ENGINE=${name}: not one of ${ENGINES.join(', ')}`);
   return engine;

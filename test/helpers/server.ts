@@ -49,7 +49,6 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the real server process and waits for its "Server listening at" log line. */
 /**
  * The servers this test process started that still run. A test that times out never reaches
  * its own clean-up, so whatever is left is killed when the test process exits rather than
@@ -60,6 +59,7 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** Starts the real server process and waits for its "Server listening at" log line. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const [command, ...args] = SERVER_COMMAND;
   const child = spawn(command, args, {

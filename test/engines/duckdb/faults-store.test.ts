@@ -9,12 +9,10 @@
 import { copyFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPort } from '../../../src/engines/duckdb/port.ts';
-import { loggerOptions } from '../../../src/http/log-redaction.ts';
 import { buildStore } from '../../../src/ingest/build.ts';
 import {
   LIST_CHUNK_ROWS,
@@ -35,6 +33,7 @@ import {
   type Target,
   underLoad,
 } from '../../helpers/faults.ts';
+import { buildLoggedApp, type LoggedApp } from '../../helpers/logged-app.ts';
 import {
   bearer,
   configOf,
@@ -95,7 +94,8 @@ async function listIds(path: string, userId: string): Promise<string[]> {
 describe('a list that fails once it has started', () => {
   let port: DuckDbPort;
   let token: string;
-  const lines: string[] = [];
+  /** The app, with what it logged. */
+  let logged: LoggedApp;
   /** How the next list's chunks go wrong. */
   let fault: 'none' | 'first' | 'middle' | 'short' = 'none';
   let baseUrl: string;
@@ -123,18 +123,12 @@ describe('a list that fails once it has started', () => {
         })();
       }
     })(port);
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const app = await buildApp({
+    logged = await buildLoggedApp('info', {
       store: faulty,
       clock: createClock(DEMO_TODAY),
-      logger: { ...loggerOptions('info'), stream },
       config: configOf(QUIET),
     });
+    const { app } = logged;
     await app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     close = async () => {
@@ -191,7 +185,7 @@ describe('a list that fails once it has started', () => {
   );
 
   it('logs each kind of failure once, without a stack', () => {
-    const warnings = lines.filter((line) => JSON.parse(line).level >= 40);
+    const warnings = logged.lines.filter((line) => JSON.parse(line).level >= 40);
     const cut = warnings.filter((line) => line.includes('list cut short'));
     // Three middle failures, two shortfalls: one line for each kind.
     expect(cut).toHaveLength(2);
