@@ -7,7 +7,7 @@
  * and U+0130 as "i" plus a combining dot (the stored text gets "i").
  *
  * Each code point that lower() changes maps to one code point: the ranges below, generated from
- * DuckDB (test/case-fold.test.ts checks them against it, code point by code point, and prints
+ * DuckDB (test/unit/case-fold.test.ts checks them against it, code point by code point, and prints
  * them anew when DuckDB's Unicode tables change). No accents, ligatures or final sigmas are
  * folded beyond that.
  */

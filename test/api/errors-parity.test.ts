@@ -41,7 +41,7 @@ describe('FastAPI parity of the router', () => {
     const response = await fx.app.inject({ url: '/v1/links/?page=2', headers: fx.u1 });
     expect(response.statusCode).toBe(307);
     // Starlette names the absolute URL from the request's Host; this service gives the path
-    // alone, so a forged Host is never reflected (issue 23).
+    // alone, so a forged Host is never reflected.
     expect(response.headers.location).toBe('/v1/links?page=2');
   });
 
