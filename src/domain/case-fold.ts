@@ -1,5 +1,5 @@
 /**
- * The case folding of the text filter (`q`, docs/api.md "Other endpoints"): DuckDB's lower(),
+ * The case folding of the text filter (`q`, docs/api.md "GET /v2/users/transactions"): DuckDB's lower(),
  * character by character, so the query folded here and the stored text folded by the store
  * (DuckDB's lower() at query time; on PostgreSQL the columns its loader folds with DuckDB's
  * lower()) are folded alike, and an exact copy of any stored text always finds it. JavaScript's
