@@ -5,9 +5,9 @@
 #
 # Mount the store's DIRECTORY, not the file: build-db and the token CLI publish a new store
 # by renaming a new file over the old one, and the server follows the directory to swap to it.
-# Steps below are the ones the test suite exercises (see the README's Operations section):
-# the server command is the one test/shutdown.test.ts starts and signals, the HEALTHCHECK
-# command is the one test/hardening-docker.test.ts runs against a live server.
+# Steps below are the ones the test suite exercises (see docs/deployment.md, "Docker"):
+# the server command is the one test/ops/shutdown.test.ts starts and signals, the HEALTHCHECK
+# command is the one test/ops/docker-image.test.ts runs against a live server.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -44,7 +44,7 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
-# The operator CLIs, run from the same image against a writable mount (see the README):
+# The operator CLIs, run from the same image against a writable mount (see docs/deployment.md):
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD/data:/data" finance-api npm run token -- --user ID
 COPY scripts/build-db.ts scripts/token.ts ./scripts/
 # The store's folder: the server only reads it (mount it :ro); the operator CLIs above, run

@@ -1,5 +1,5 @@
 /**
- * The ingest side of the benchmark (issue 25): a daily change set applied to the bench store
+ * The ingest side of the benchmark: a daily change set applied to the bench store
  * on an engine, beside a full rebuild of the same store, while a server answers requests; then
  * the sync feed's pages.
  *
@@ -329,7 +329,7 @@ export async function runIngest(options: {
   }
 }
 
-/** The issue's targets for the ingest figures. */
+/** The targets for the ingest figures (docs/performance.md, "The daily feed"). */
 export function judgeIngest(result: IngestResult) {
   const fixed = (value: number, digits: number) => value.toFixed(digits);
   return [

@@ -1,4 +1,4 @@
-/** The printed table and the targets, judged on the measured rows. */
+/** The printed table and the targets (docs/performance.md), judged on the measured rows. */
 import { type Ceiling, TYPICAL_MIX, TYPICAL_MIX_MISSES } from './scenarios.ts';
 import type { Measured } from './stats.ts';
 

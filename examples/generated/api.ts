@@ -518,7 +518,7 @@ export interface components {
             /** @description Employer named on the pay statements. */
             employer: string;
             /**
-             * @description Inferred from the distinct pay dates in the window (README, "Pay frequency"): at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band or twice it (a skipped date); biweekly when the dates fit a 14-day grid at least as closely as two days of the month, else semimonthly. Otherwise irregular.
+             * @description Inferred from the distinct pay dates in the window (docs/api.md, "Pay frequency"): at least three dates whose median gap is 5-9 days (weekly), 12-17 (biweekly or semimonthly) or 26-35 (monthly), with 75% of the gaps in that band or twice it (a skipped date); biweekly when the dates fit a 14-day grid at least as closely as two days of the month, else semimonthly. Otherwise irregular.
              * @enum {string}
              */
             pay_frequency: "weekly" | "biweekly" | "semimonthly" | "monthly" | "irregular";

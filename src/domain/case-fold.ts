@@ -1,5 +1,5 @@
 /**
- * The case folding of the text filter (`q`, docs/api.md "Other endpoints"): DuckDB's lower(),
+ * The case folding of the text filter (`q`, docs/api.md "GET /v2/users/transactions"): DuckDB's lower(),
  * character by character, so the query folded here and the stored text folded by the store
  * (DuckDB's lower() at query time; on PostgreSQL the columns its loader folds with DuckDB's
  * lower()) are folded alike, and an exact copy of any stored text always finds it. JavaScript's
@@ -7,7 +7,7 @@
  * and U+0130 as "i" plus a combining dot (the stored text gets "i").
  *
  * Each code point that lower() changes maps to one code point: the ranges below, generated from
- * DuckDB (test/case-fold.test.ts checks them against it, code point by code point, and prints
+ * DuckDB (test/unit/case-fold.test.ts checks them against it, code point by code point, and prints
  * them anew when DuckDB's Unicode tables change). No accents, ligatures or final sigmas are
  * folded beyond that.
  */

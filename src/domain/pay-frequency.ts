@@ -1,6 +1,6 @@
 /**
  * A payroll's pay frequency and next expected pay date, from its distinct pay dates. The rule is
- * the README's ("Pay frequency"), written there for another implementation to agree with.
+ * docs/api.md's ("Pay frequency"), written there for another implementation to agree with.
  *
  * Real payrolls skip a date (a holiday, a leave, a job change) and move one a day or two for a
  * weekend or a bank holiday. So the cadence comes from the median gap, a skipped date's double

@@ -330,7 +330,7 @@ describe('configuration', () => {
       QUERY_TIMEOUT_MS: 10_000,
       MAX_HEADER_SIZE: 16_384,
       STORE_WATCH: true,
-      // Issue 23: one client's share, and pressure on what hurts, not on a busy loop.
+      // One client's share, and pressure on what hurts, not on a busy loop.
       CLIENT_MAX_IN_FLIGHT: 16,
       SHED_MAX_EVENT_LOOP_DELAY_MS: 200,
       SHED_MAX_EVENT_LOOP_UTILIZATION: 0,

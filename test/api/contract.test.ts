@@ -77,7 +77,7 @@ const URL_PATHS: Record<string, string> = {
 const NOT_PROVOKED = new Set([
   // The auth join rejects a token whose user vanished; the route's 404 guards a race.
   'GET /v1/user 404',
-  // A cursor older than the kept change log needs change sets: test/transactions-sync.test.ts.
+  // A cursor older than the kept change log needs change sets: test/api/transactions-sync.test.ts.
   'GET /v2/users/transactions/sync 410',
 ]);
 

@@ -1,5 +1,5 @@
 /**
- * Issue 23, the HTTP side of "faults and pressure": one client's flood is that client's
+ * The HTTP side of faults and pressure (docs/operations.md, "Overload and floods"): one client's flood is that client's
  * problem (429/503 for it, 200 for the others), a refused request stops where it is refused
  * (no second answer, no spent budget, no line per request in the log), and the small HTTP
  * defects: the keep-alive bound, a URL past the header budget, an HTTP/2.0 request line. The

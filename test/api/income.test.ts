@@ -18,12 +18,12 @@ const offGrid = (first: string, period: number, offsets: readonly number[]) =>
 
 /**
  * Payrolls that skip a date or move one for a weekend or holiday, each with its frequency and
- * next expected pay date (README, "Pay frequency"). 2026's 15ths of February and March are
+ * next expected pay date (docs/api.md, "Pay frequency"). 2026's 15ths of February and March are
  * Sundays, its 31st of January and 28th of February Saturdays.
  */
 const PAYROLLS: Array<[name: string, dates: string[], frequency: string, next: string | null]> = [
   [
-    'biweekly, 02-25 skipped (issue 24)',
+    'biweekly, 02-25 skipped',
     [
       '2026-01-14',
       '2026-01-28',
@@ -37,7 +37,7 @@ const PAYROLLS: Array<[name: string, dates: string[], frequency: string, next: s
     '2026-05-06',
   ],
   [
-    'biweekly, 0 +2 0 -2 days off the grid (issue 24)',
+    'biweekly, 0 +2 0 -2 days off the grid',
     offGrid('2025-11-06', 14, [0, 2, 0, -2, 0, 2, 0, -2, 0]),
     'biweekly',
     '2026-03-12',

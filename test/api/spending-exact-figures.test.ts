@@ -1,5 +1,5 @@
 /**
- * Every ratio of the spending answer rounds exactly (decisions.md, "Figures"): compared with an
+ * Every ratio of the spending answer rounds exactly (docs/api.md, "Figures"): compared with an
  * exact rational reference (test/helpers/exact-figures.ts) over many thousands of drawn totals,
  * counts and windows, including windows whose day count divides the constants (487 days:
  * 30.4375 = 487 / 16) and amounts that make exact half cents. The pure functions are checked

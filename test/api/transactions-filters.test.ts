@@ -113,7 +113,7 @@ describe('transaction filters, each against a count from the fixture', () => {
     expect(ids((await list('account_ids=,&categories=%20,%20&account_ids=')).body)).toEqual(all);
   });
 
-  it('an empty value of any other parameter answers FastAPI’s 422 for its type (README)', async () => {
+  it('an empty value of any other parameter answers FastAPI’s 422 for its type (docs/api.md)', async () => {
     const empty: Array<[path: string, base: string, parameters: Record<string, string>]> = [
       [
         '/v2/users/spending',

@@ -1,5 +1,5 @@
 /**
- * A reference for the spending figures (decisions.md, "Figures") in exact rational arithmetic:
+ * A reference for the spending figures (docs/api.md, "Figures") in exact rational arithmetic:
  * numerator and denominator as BigInt, rounded half away from zero only when written. It is
  * written apart from src/ and takes figures (decimal strings, counts, day counts), never a
  * store, so it can check any engine: the pure shaping functions, or an HTTP answer through
@@ -55,7 +55,7 @@ const HUNDRED = integer(100);
 /** 365.25 / 12. */
 const DAYS_PER_MONTH = decimal('30.4375');
 
-/** The figures of decisions.md, each from its inputs as strings or integers. */
+/** The figures of docs/api.md, each from its inputs as strings or integers. */
 export const expected = {
   money: (value: string) => written(decimal(value), 2),
   averageDaily: (total: string, days: number) => written(over(decimal(total), integer(days)), 2),

@@ -1,6 +1,6 @@
 /**
- * Fault injection under load, for the fault suites (faults-store.test.ts,
- * postgres/faults.test.ts): bounded loops of requests on loopback whose every answer is
+ * Fault injection under load, for the fault suites (test/engines/duckdb/faults-store.test.ts,
+ * test/engines/postgres/faults.test.ts): bounded loops of requests on loopback whose every answer is
  * classified against the truth taken before the fault, and checks of what the server logged.
  */
 import { request } from 'node:http';

@@ -1,9 +1,9 @@
 /**
  * The settled cases of docs/api.md ("Investment-platform transfers"), in order, then the
- * README's stated limits: each a (merchant name, description) pair and whether a DEBIT with them
+ * limits docs/api.md states: each a (merchant name, description) pair and whether a DEBIT with them
  * is a transfer to a platform. Checked by every path that decides them: the JavaScript matcher,
- * DuckDB's query-time SQL and the flag build-db stores (spending-platform-cases.test.ts), and
- * the spending analysis on every engine (spending-platform-transfers.test.ts).
+ * DuckDB's query-time SQL and the flag build-db stores (test/engines/duckdb/platform-cases.test.ts),
+ * and the spending analysis on every engine (test/api/spending-platform-transfers.test.ts).
  */
 export type PlatformCase = [merchant: string | null, description: string, transfer: boolean];
 
@@ -98,7 +98,7 @@ export const SETTLED_PLATFORM_CASES: Record<string, PlatformCase[]> = {
     [null, 'VANGUARD 529 COLLEGE SAVINGS', true],
     [null, 'ORIG CO NAME:ROBINHOOD ORIG ID:123 DESC DATE:260105', true],
   ],
-  'what the text cannot tell, as the README states it': [
+  'what the text cannot tell, as docs/api.md states it': [
     // Only the first two words after the name are read: the account holder's name is not.
     [null, 'ROBINHOOD DES:FUNDS INDN:JANE BAKER', true],
     // A town named with a trade word reads as that trade.

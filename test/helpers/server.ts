@@ -1,4 +1,4 @@
-/** Helpers for the hardening tests: a demo store with tokens, config, the real server process. */
+/** Helpers for the suites that run the server: a demo store with tokens, config, the real server process. */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

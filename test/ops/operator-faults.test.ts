@@ -1,5 +1,5 @@
 /**
- * Issue 23, operator tools: a killed build leaves temp files that the next build removes (and
+ * Operator tools: a killed build leaves temp files that the next build removes (and
  * only those), a row too long for the reader is reported at its file and line, and a
  * transaction naming a missing user says so.
  */

@@ -195,7 +195,7 @@ describe('token CLI', () => {
     expect(result.stderr).toContain('--revoke takes no --list, --user');
   });
 
-  // Issue 23: a token on the command line lands in shell history and npm's debug log.
+  // A token on the command line lands in shell history and npm's debug log.
   it('--revoke - takes the token from standard input and never prints it', async () => {
     const token = await mintToken({ databasePath, userId: 'usr_tok', name: 'stdin' });
     const revoked = runToken(['--revoke', '-', '--database', databasePath], {}, `${token}\n`);

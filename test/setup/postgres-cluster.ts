@@ -41,6 +41,6 @@ export default async function setup(project: TestProject) {
   const info = await startCluster({ dir, shards: SHARDS, port: await freePorts(), fast: true });
   project.provide('postgresCluster', info);
   // Stops it and deletes its folder, and its data wherever they went (as root, a folder the
-  // servers' account can reach: src/engines/postgres/cluster.ts).
+  // servers' account can reach: tools/cluster/cluster.ts).
   return () => removeCluster(dir);
 }

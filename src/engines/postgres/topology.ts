@@ -2,7 +2,7 @@
  * The cluster's shape as the coordinator records it: one `postgres_fdw` server per shard,
  * named `shard_<k>` (k from 1), with a user mapping for the account that loads and reads.
  * The loader finds the shards here; the operator of a production cluster creates the same
- * servers (README, "Scale-out").
+ * servers (docs/scale-out.md, "What operators configure").
  */
 import type pg from 'pg';
 

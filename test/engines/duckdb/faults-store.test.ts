@@ -1,5 +1,5 @@
 /**
- * Issue 23, store faults on the DuckDB engine, injected under concurrent load on loopback:
+ * Store faults on the DuckDB engine, injected under concurrent load on loopback:
  * a list that fails once it has started, a heavy list short of memory, reads past the time
  * limit, a store file damaged or removed under a running server. Whatever happens, no answer
  * is a 200 other than the truth, none is a 500, the process stays up, /readyz tells the truth,

@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 9: as root the servers run as the "postgres" account, which cannot enter a
+ * As root the servers run as the "postgres" account, which cannot enter a
  * folder only root may (a clone under /root, a `mktemp -d` folder). The cluster still starts
  * there: the binaries are run from a copy the account can reach, the data go to a folder it
  * can reach, and remove deletes them. Runs only as root (elsewhere the servers run as the

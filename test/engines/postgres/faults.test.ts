@@ -1,5 +1,5 @@
 /**
- * Issue 23, database faults on the cluster engine, on a cluster of this file's own (it stops,
+ * Database faults on the cluster engine, on a cluster of this file's own (it stops,
  * kills and restarts its servers), injected under concurrent load on loopback against the real
  * server process: the coordinator stopped or crashed, a shard crashed and restarted. The process
  * never exits, no answer is a 200 other than the truth nor a 500, an answer in flight is a 503

@@ -1,5 +1,5 @@
 /**
- * Issue 23: a cluster load killed mid-way leaves its generation schema on the coordinator and
+ * A cluster load killed mid-way leaves its generation schema on the coordinator and
  * on every shard; the next load drops those (never a published generation) before its own.
  */
 import pg from 'pg';
