@@ -35,7 +35,7 @@ import {
 } from '../files/publish.ts';
 import { tokensPathFor } from '../tokens/path.ts';
 import { importTokens, revokeTokenHashes } from '../tokens/token-file.ts';
-import { removeInterruptedBuilds, seconds } from './build.ts';
+import { removeInterruptedBuilds } from './build.ts';
 import {
   type ChangeInputs,
   type ChangeSummary,
@@ -46,6 +46,7 @@ import {
   type StoreReader,
 } from './changes.ts';
 import { spendingRollupUpdateSql } from './derive.ts';
+import { seconds } from './progress.ts';
 
 export interface ApplyOptions {
   changesDir: string;
