@@ -1,8 +1,8 @@
 import { parseCliArgs, runCli, UsageError } from '../src/cli/args.ts';
 import { databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
-import { applyChanges } from '../src/ingest/apply.ts';
-import { buildStore } from '../src/ingest/build.ts';
 import { DEFAULT_LOG_SPAN, type LogSpan, parseLogSpan } from '../src/ingest/changes.ts';
+import { applyChanges } from '../src/ingest/duckdb/apply.ts';
+import { buildStore } from '../src/ingest/duckdb/build.ts';
 import {
   applyPostgresChanges,
   buildPostgresStore,

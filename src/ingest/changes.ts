@@ -248,6 +248,14 @@ export interface ChangeSummary {
   log: { added: number; modified: number; removed: number; users: number };
 }
 
+/** What applying a change set to either engine returns. */
+export interface ApplyResult {
+  generation: string;
+  /** The change set's number in its lineage (the full build is 0). */
+  seq: number;
+  summary: ChangeSummary;
+}
+
 /**
  * Stages, reads, checks and derives a change set in the scratch database of `conn` (with a
  * `staging` database attached). Throws BuildInputError, naming `file:line: reason`, when the

@@ -28,8 +28,8 @@ import { newGeneration } from '../../contract/store-format.ts';
 import { CHANGE_LOG_TABLE, TABLE_KEYS, TABLES, type TableName } from '../../contract/tables.ts';
 import type { ShardServer } from '../../engines/postgres/topology.ts';
 import type { StoredToken } from '../../tokens/store.ts';
-import type { ApplyResult } from '../apply.ts';
 import {
+  type ApplyResult,
   type ChangeInputs,
   type Condition,
   deletedTable,
@@ -299,7 +299,10 @@ async function copyFiles(client: pg.ClientBase, target: string, columns: string[
   }
 }
 
-/** The change log's floor once change set `seq` is applied (see ingest/apply.ts, logFloorSql). */
+/**
+ * The change log's floor once change set `seq` is applied (see ingest/duckdb/apply.ts,
+ * logFloorSql).
+ */
 async function logFloor(
   coordinator: pg.Client,
   state: ClusterState,

@@ -15,7 +15,7 @@ import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPort } from '../../../src/engines/duckdb/port.ts';
 import { loggerOptions } from '../../../src/http/log-redaction.ts';
-import { buildStore } from '../../../src/ingest/build.ts';
+import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import {
   LIST_CHUNK_ROWS,
   StoreUnavailableError,

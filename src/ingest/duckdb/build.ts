@@ -1,39 +1,40 @@
 /**
  * Builds the analytical store from a folder of CSV / Parquet files (one per table) and
  * publishes it atomically. Input is staged as VARCHAR in a scratch database, validated in
- * SQL (see validate.ts), then cast and inserted in the physical order the queries
- * rely on. Nothing is replaced unless every check passes.
+ * SQL (see ingest/validate.ts), then cast and inserted in the physical order the queries
+ * rely on. Nothing is replaced unless every check passes. The cluster is loaded from a store
+ * built here in a scratch folder (ingest/postgres/build.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { newGeneration, STORE_FORMAT_VERSION } from '../contract/store-format.ts';
+import { newGeneration, STORE_FORMAT_VERSION } from '../../contract/store-format.ts';
 import {
   STORE_META_TABLE,
   TABLE_NAMES,
   TABLE_ORDER,
   TABLES,
   type TableName,
-} from '../contract/tables.ts';
-import { sqlString } from '../engines/sql/literals.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
+} from '../../contract/tables.ts';
+import { sqlString } from '../../engines/sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../../engines/sql/platform.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
-  removeStaleTemps,
   tempPathNextTo,
   withWriteLock,
-} from '../files/publish.ts';
-import { tokensPathFor } from '../tokens/path.ts';
-import { adoptLegacyTokenStore, importTokens } from '../tokens/token-file.ts';
-import { castExpression } from './cast.ts';
-import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from './derive.ts';
-import { schemaDdl } from './duckdb-ddl.ts';
-import { findInputs, type InputFile, stage, stagedTable } from './inputs.ts';
-import { BuildInputError, csvLines, MAX_REPORTED_PROBLEMS, reportedProblems } from './problems.ts';
-import { formatCount, seconds } from './progress.ts';
-import { validationSql } from './validate.ts';
+} from '../../files/publish.ts';
+import { tokensPathFor } from '../../tokens/path.ts';
+import { adoptLegacyTokenStore, importTokens } from '../../tokens/token-file.ts';
+import { castExpression } from '../cast.ts';
+import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from '../derive.ts';
+import { schemaDdl } from '../duckdb-ddl.ts';
+import { findInputs, type InputFile, stage, stagedTable } from '../inputs.ts';
+import { BuildInputError, csvLines, MAX_REPORTED_PROBLEMS, reportedProblems } from '../problems.ts';
+import { formatCount, seconds } from '../progress.ts';
+import { validationSql } from '../validate.ts';
+import { removeInterruptedBuilds } from './interrupted-builds.ts';
 
 export interface BuildOptions {
   sourceDir: string;
@@ -114,19 +115,6 @@ async function writeTables(
       await conn.run(`INSERT INTO main.${table} ${cast} ORDER BY ${TABLE_ORDER[table]}`);
     }
     progress(`${table}: ${formatCount(counts[table])} rows written (${seconds(started)})`);
-  }
-}
-
-/** Removes what a killed build or apply left beside `target`, saying so when there was any. */
-export async function removeInterruptedBuilds(
-  target: string,
-  progress: (line: string) => void,
-): Promise<void> {
-  const stale = await removeStaleTemps(target);
-  if (stale.paths.length > 0) {
-    progress(
-      `removed ${stale.paths.length} file(s) left by an interrupted build (${(stale.bytes / 1048576).toFixed(1)} MiB)`,
-    );
   }
 }
 
