@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import autocannon from 'autocannon';
 import { parseCliArgs, parseIntegerOption, runCli, UsageError } from '../src/cli/args.ts';
-import { buildStore } from '../src/ingest/build.ts';
+import { buildStore } from '../src/ingest/duckdb/build.ts';
 import { generateToken } from '../src/tokens/token.ts';
 import { mintToken } from '../src/tokens/token-file.ts';
 import { DEMO_DIR, DEMO_TODAY, DEMO_USERS } from '../tools/demo-data/demo.ts';

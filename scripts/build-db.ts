@@ -1,13 +1,14 @@
 import { parseCliArgs, runCli, UsageError } from '../src/cli/args.ts';
 import { databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
-import { applyChanges } from '../src/ingest/apply.ts';
-import { BuildInputError, buildStore } from '../src/ingest/build.ts';
 import { DEFAULT_LOG_SPAN, type LogSpan, parseLogSpan } from '../src/ingest/changes.ts';
+import { applyChanges } from '../src/ingest/duckdb/apply.ts';
+import { buildStore } from '../src/ingest/duckdb/build.ts';
 import {
   applyPostgresChanges,
   buildPostgresStore,
   isPostgresUrl,
 } from '../src/ingest/postgres/build.ts';
+import { BuildInputError } from '../src/ingest/problems.ts';
 
 const HELP = `
 Usage: npm run build-db -- --source <folder> --database <file.duckdb> [--tokens <file>]

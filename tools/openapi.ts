@@ -28,7 +28,7 @@ import {
   EXAMPLES_FILE,
   operationKey,
 } from '../src/http/openapi-document.ts';
-import { buildStore } from '../src/ingest/build.ts';
+import { buildStore } from '../src/ingest/duckdb/build.ts';
 import { mintToken } from '../src/tokens/token-file.ts';
 import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from './demo-data/demo.ts';
 

@@ -24,21 +24,18 @@ import {
   type TableName,
 } from '../contract/tables.ts';
 import { sqlString } from '../engines/sql/literals.ts';
+import { castExpression } from './cast.ts';
+import { DERIVED_TRANSACTION_COLUMNS } from './derive.ts';
+import { enumDdl, tableDdl } from './duckdb-ddl.ts';
+import { countRows, findInputs, type InputFile, stage, stagedTable } from './inputs.ts';
 import {
   BuildInputError,
-  castExpression,
-  countRows,
-  findInputs,
-  type InputFile,
   MAX_REPORTED_PROBLEMS,
   reportedProblems,
   rowLocations,
-  seconds,
-  stage,
-} from './build.ts';
-import { DERIVED_TRANSACTION_COLUMNS } from './derive.ts';
-import { enumDdl, tableDdl } from './duckdb-ddl.ts';
-import { stagedTable, validationSql } from './validate.ts';
+} from './problems.ts';
+import { seconds } from './progress.ts';
+import { validationSql } from './validate.ts';
 
 /** A change set's removals: `<table>.deleted.csv`. */
 export const DELETED_SUFFIX = '.deleted';
@@ -249,6 +246,14 @@ export interface ChangeSummary {
   removed: Record<TableName, number>;
   /** The change log's entries: transactions added, modified, removed, over how many users. */
   log: { added: number; modified: number; removed: number; users: number };
+}
+
+/** What applying a change set to either engine returns. */
+export interface ApplyResult {
+  generation: string;
+  /** The change set's number in its lineage (the full build is 0). */
+  seq: number;
+  summary: ChangeSummary;
 }
 
 /**

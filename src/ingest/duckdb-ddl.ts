@@ -1,4 +1,7 @@
-/** The DuckDB store's DDL, from the contract's tables. */
+/**
+ * The DuckDB store's DDL, from the contract's tables: the built store's, and that of the stored
+ * rows a change set reads into its scratch database on either engine (changes.ts).
+ */
 import {
   CHANGE_LOG_TABLE,
   CHANGE_SETS_TABLE,

@@ -13,7 +13,7 @@ import {
   type SpendingQuery,
 } from '../../src/domain/spending/model.ts';
 import type { DuckDbPool } from '../../src/engines/duckdb/pool.ts';
-import { buildStore } from '../../src/ingest/build.ts';
+import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import { generateFixtures } from '../../tools/demo-data/generator.ts';
 import { makeTempDir } from './store.ts';
 

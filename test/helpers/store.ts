@@ -9,7 +9,7 @@ import type { Window } from '../../src/domain/calendar.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
 import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
 import { PostgresPort } from '../../src/engines/postgres/port.ts';
-import { buildStore } from '../../src/ingest/build.ts';
+import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import type {
   ChangeRange,
   PageWindow,

@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BuildInputError, buildStore } from '../../src/ingest/build.ts';
+import { buildStore } from '../../src/ingest/duckdb/build.ts';
+import { BuildInputError } from '../../src/ingest/problems.ts';
 import { makeTempDir, queryStoreFile } from '../helpers/store.ts';
 
 const TSX = resolve(import.meta.dirname, '../../node_modules/.bin/tsx');

@@ -3,7 +3,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { BuildInputError, buildStore } from '../../src/ingest/build.ts';
+import { buildStore } from '../../src/ingest/duckdb/build.ts';
+import { BuildInputError } from '../../src/ingest/problems.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
 import { hashToken } from '../../src/tokens/token.ts';
 import {

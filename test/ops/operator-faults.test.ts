@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BuildInputError, buildStore } from '../../src/ingest/build.ts';
+import { buildStore } from '../../src/ingest/duckdb/build.ts';
+import { BuildInputError } from '../../src/ingest/problems.ts';
 import { DEMO_DIR } from '../../tools/demo-data/demo.ts';
 import { makeTempDir } from '../helpers/store.ts';
 

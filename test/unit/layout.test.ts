@@ -127,4 +127,23 @@ describe('source layout', () => {
         .flatMap((name) => [name, ...folders(join(dir, name))]);
     expect(folders(SRC)).not.toContain('build');
   });
+
+  it("keeps the root of ingest/ engine-neutral and the engines' ingest apart, save the cluster's load of a DuckDB build", () => {
+    const ingest = join(SRC, 'ingest');
+    const edges = files
+      .filter((file) => file.startsWith(`${ingest}/`))
+      .flatMap((file) =>
+        relativeImports(file).map((target) => [relative(ingest, file), relative(ingest, target)]),
+      );
+    const engineOf = (path: string) => /^(duckdb|postgres)\//.exec(path)?.[1] ?? 'neutral';
+    const offenders = edges
+      .filter(([from = '', to = '']) => {
+        const [source, target] = [engineOf(from), engineOf(to)];
+        if (target === 'neutral' || target === source) return false;
+        // The cluster is loaded from a DuckDB store built in a scratch folder.
+        return !(source === 'postgres' && to === 'duckdb/build.ts');
+      })
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(offenders).toEqual([]);
+  });
 });

@@ -9,9 +9,9 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { scratchFolder } from '../../files/publish.ts';
 import { loadTokens } from '../../tokens/token-file.ts';
-import type { ApplyResult } from '../apply.ts';
-import { type BuildResult, buildStore, seconds } from '../build.ts';
-import { DEFAULT_LOG_SPAN, findChangeInputs, type LogSpan } from '../changes.ts';
+import { type ApplyResult, DEFAULT_LOG_SPAN, findChangeInputs, type LogSpan } from '../changes.ts';
+import { type BuildResult, buildStore } from '../duckdb/build.ts';
+import { seconds } from '../progress.ts';
 import { applyClusterChanges } from './changes.ts';
 import { loadGeneration } from './load.ts';
 

@@ -27,9 +27,10 @@ import {
 import { newGeneration } from '../../contract/store-format.ts';
 import { CHANGE_LOG_TABLE, TABLE_KEYS, TABLES, type TableName } from '../../contract/tables.ts';
 import type { ShardServer } from '../../engines/postgres/topology.ts';
+import { sqlString } from '../../engines/sql/literals.ts';
 import type { StoredToken } from '../../tokens/store.ts';
-import type { ApplyResult } from '../apply.ts';
 import {
+  type ApplyResult,
   type ChangeInputs,
   type Condition,
   deletedTable,
@@ -38,15 +39,11 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
-import {
-  type ClusterState,
-  clusterState,
-  connect,
-  dropOldGenerations,
-  publish,
-  runAll,
-  withClusterLoad,
-} from './load.ts';
+import { seconds } from '../progress.ts';
+import { connect, runAll } from './client.ts';
+import { withClusterLoad } from './lock.ts';
+import { dropOldGenerations } from './old-generations.ts';
+import { type ClusterState, clusterState, publish } from './publish.ts';
 import {
   BUCKETS,
   bucketsOf,
@@ -70,9 +67,6 @@ export interface ClusterApplyOptions {
   scratchDir: string;
   onProgress?: (line: string) => void;
 }
-
-const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
-const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
 
 /** Every value as PostgreSQL's text (booleans `t`/`f`): what the scratch database casts. */
 const RAW_TEXT = {
@@ -162,7 +156,7 @@ function clusterReader(
         ];
         await conn.run(
           `INSERT INTO cur.${table}
-           SELECT * FROM read_csv(${quote(file)}, header = false, columns = ${duckdbStruct(types)},
+           SELECT * FROM read_csv(${sqlString(file)}, header = false, columns = ${duckdbStruct(types)},
              quote = '"', escape = '"') r (${names.join(', ')})
            WHERE NOT EXISTS (SELECT 1 FROM cur.${table} c WHERE ${key
              .map((name) => `CAST(c.${name} AS VARCHAR) = r.${name}`)
@@ -248,7 +242,7 @@ async function routeUsers(
     rows.map((route) => `${csvField(route.user_id)},${route.bucket}`).join('\n'),
   );
   await conn.run(
-    `INSERT INTO delta.bucket SELECT * FROM read_csv(${quote(file)}, header = false,
+    `INSERT INTO delta.bucket SELECT * FROM read_csv(${sqlString(file)}, header = false,
        columns = {'user_id': 'VARCHAR', 'bucket': 'INTEGER'}, quote = '"', escape = '"')`,
   );
 }
@@ -285,7 +279,7 @@ async function exportPerBucket(
   await conn.run(
     `COPY (SELECT ${columns.map((column) => `x.${column}`).join(', ')}, b.bucket
            FROM (${sql}) x JOIN delta.bucket b ON b.user_id = x.${owner})
-     TO ${quote(dir)} (FORMAT csv, HEADER false, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE)`,
+     TO ${sqlString(dir)} (FORMAT csv, HEADER false, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE)`,
   );
 }
 
@@ -299,7 +293,10 @@ async function copyFiles(client: pg.ClientBase, target: string, columns: string[
   }
 }
 
-/** The change log's floor once change set `seq` is applied (see ingest/apply.ts, logFloorSql). */
+/**
+ * The change log's floor once change set `seq` is applied (see ingest/duckdb/apply.ts,
+ * logFloorSql).
+ */
 async function logFloor(
   coordinator: pg.Client,
   state: ClusterState,
@@ -332,7 +329,9 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
       const conn = await instance.connect();
       try {
         await conn.run(`SET TimeZone = 'UTC'`);
-        await conn.run(`ATTACH ${quote(join(options.scratchDir, 'staging.duckdb'))} AS staging`);
+        await conn.run(
+          `ATTACH ${sqlString(join(options.scratchDir, 'staging.duckdb'))} AS staging`,
+        );
         const summary = await planChangeSet(
           conn,
           options.inputs,

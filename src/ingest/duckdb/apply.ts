@@ -14,8 +14,8 @@ import { constants } from 'node:fs';
 import { copyFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { SPENDING_DAILY_TABLE } from '../contract/derived.ts';
-import { newGeneration, storeFormatProblem } from '../contract/store-format.ts';
+import { SPENDING_DAILY_TABLE } from '../../contract/derived.ts';
+import { newGeneration, storeFormatProblem } from '../../contract/store-format.ts';
 import {
   CHANGE_LOG_TABLE,
   CHANGE_SETS_TABLE,
@@ -24,28 +24,29 @@ import {
   TABLE_NAMES,
   TABLE_ORDER,
   type TableName,
-} from '../contract/tables.ts';
-import { sqlString } from '../engines/sql/literals.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
+} from '../../contract/tables.ts';
+import { sqlString } from '../../engines/sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../../engines/sql/platform.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
-} from '../files/publish.ts';
-import { tokensPathFor } from '../tokens/path.ts';
-import { importTokens, revokeTokenHashes } from '../tokens/token-file.ts';
-import { removeInterruptedBuilds, seconds } from './build.ts';
+} from '../../files/publish.ts';
+import { tokensPathFor } from '../../tokens/path.ts';
+import { importTokens, revokeTokenHashes } from '../../tokens/token-file.ts';
 import {
+  type ApplyResult,
   type ChangeInputs,
-  type ChangeSummary,
   DEFAULT_LOG_SPAN,
   findChangeInputs,
   type LogSpan,
   planChangeSet,
   type StoreReader,
-} from './changes.ts';
-import { spendingRollupUpdateSql } from './derive.ts';
+} from '../changes.ts';
+import { spendingRollupUpdateSql } from '../derive.ts';
+import { seconds } from '../progress.ts';
+import { removeInterruptedBuilds } from './interrupted-builds.ts';
 
 export interface ApplyOptions {
   changesDir: string;
@@ -55,13 +56,6 @@ export interface ApplyOptions {
   /** How long the change log is kept (default DEFAULT_LOG_SPAN). */
   keepLog?: LogSpan;
   onProgress?: (line: string) => void;
-}
-
-export interface ApplyResult {
-  generation: string;
-  /** The change set's number in its lineage (the full build is 0). */
-  seq: number;
-  summary: ChangeSummary;
 }
 
 /** The published state a change set builds on: store_meta's row. */
