@@ -8,10 +8,10 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { newGeneration } from '../src/contract/store-format.ts';
-import { loadTokens } from '../src/tokens/token-file.ts';
 import { configureShardServers } from '../src/engines/postgres/topology.ts';
 import { loadGeneration } from '../src/ingest/postgres/load.ts';
 import { tokensPathFor } from '../src/tokens/path.ts';
+import { loadTokens } from '../src/tokens/token-file.ts';
 import { type ClusterInfo, startCluster, stopCluster } from '../tools/cluster/cluster.ts';
 import { type BenchStore, CACHE_DIR, codeHash } from './stores.ts';
 

@@ -1,7 +1,6 @@
 import { parseCliArgs, requireOption, runCli, UsageError } from '../src/cli/args.ts';
 import { DEFAULT_DATABASE_PATH, databasePathFromEnv, tokensPathFromEnv } from '../src/config.ts';
 import { isCalendarDate } from '../src/domain/calendar.ts';
-import { listTokens, mintToken, revokeToken } from '../src/tokens/token-file.ts';
 import {
   listClusterTokens,
   mintClusterToken,
@@ -10,6 +9,7 @@ import {
 import { isPostgresUrl } from '../src/ingest/postgres/build.ts';
 import { MIN_REVOKE_PREFIX, TOKEN_ID_LENGTH, tokenId } from '../src/tokens/store.ts';
 import { hashToken } from '../src/tokens/token.ts';
+import { listTokens, mintToken, revokeToken } from '../src/tokens/token-file.ts';
 
 const HELP = `
 Usage:

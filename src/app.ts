@@ -28,8 +28,8 @@ import { securityPlugin } from './http/security.ts';
 import { serializerCompiler } from './http/serializer.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { storePlugin } from './http/store-plugin.ts';
-import type { ReadPort } from './port/read-port.ts';
 import type { PortSource } from './port/hot-swap.ts';
+import type { ReadPort } from './port/read-port.ts';
 
 export interface AppOptions {
   /** A read port, or a source of them (a swappable store). */

@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
-import { FollowedTokens } from './tokens/followed-tokens.ts';
 import { DuckDbPort } from './engines/duckdb/port.ts';
 import { watchStoreFile } from './engines/duckdb/watch.ts';
 import { PgPool } from './engines/postgres/pool.ts';
@@ -17,8 +16,9 @@ import { watchGeneration } from './engines/postgres/watch.ts';
 import { loggerOptions } from './http/log-redaction.ts';
 import { Metrics, startMetricsServer } from './http/metrics.ts';
 import type { TlsFiles } from './http/server-options.ts';
-import type { ReadPort } from './port/read-port.ts';
 import { type ReloadOutcome, SwappablePort } from './port/hot-swap.ts';
+import type { ReadPort } from './port/read-port.ts';
+import { FollowedTokens } from './tokens/followed-tokens.ts';
 import { tokensPathFor } from './tokens/path.ts';
 
 export interface RunningServer {

@@ -21,7 +21,6 @@ import { buildApp } from '../src/app.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { createClock } from '../src/clock.ts';
 import { DuckDbPort } from '../src/engines/duckdb/port.ts';
-import { mintToken } from '../src/tokens/token-file.ts';
 import {
   applyExamples,
   type DocumentExamples,
@@ -30,6 +29,7 @@ import {
   operationKey,
 } from '../src/http/openapi-document.ts';
 import { buildStore } from '../src/ingest/build.ts';
+import { mintToken } from '../src/tokens/token-file.ts';
 import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from './demo-data/demo.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -8,9 +8,9 @@ import { resolve } from 'node:path';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config.ts';
 import { DuckDbPort } from '../src/engines/duckdb/port.ts';
-import { mintToken } from '../src/tokens/token-file.ts';
 import { buildStore } from '../src/ingest/build.ts';
 import { StoreFormatError } from '../src/port/read-port.ts';
+import { mintToken } from '../src/tokens/token-file.ts';
 import { DEMO_DIR, DEMO_TODAY, DEMO_USER } from './demo-data/demo.ts';
 
 const HELP = `

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ReadPort } from '../port/read-port.ts';
 import { fixedSource, isPortSource, type PortSource } from '../port/hot-swap.ts';
+import type { ReadPort } from '../port/read-port.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

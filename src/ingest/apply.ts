@@ -25,16 +25,16 @@ import {
   TABLE_ORDER,
   type TableName,
 } from '../contract/tables.ts';
+import { sqlString } from '../engines/sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
 } from '../files/publish.ts';
-import { importTokens, revokeTokenHashes } from '../tokens/token-file.ts';
-import { sqlString } from '../engines/sql/literals.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import { tokensPathFor } from '../tokens/path.ts';
+import { importTokens, revokeTokenHashes } from '../tokens/token-file.ts';
 import { removeInterruptedBuilds, seconds } from './build.ts';
 import {
   type ChangeInputs,

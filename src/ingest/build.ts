@@ -17,6 +17,8 @@ import {
   TABLES,
   type TableName,
 } from '../contract/tables.ts';
+import { sqlIdentifier, sqlString } from '../engines/sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
@@ -24,10 +26,8 @@ import {
   tempPathNextTo,
   withWriteLock,
 } from '../files/publish.ts';
-import { adoptLegacyTokenStore, importTokens } from '../tokens/token-file.ts';
-import { sqlIdentifier, sqlString } from '../engines/sql/literals.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../engines/sql/platform.ts';
 import { tokensPathFor } from '../tokens/path.ts';
+import { adoptLegacyTokenStore, importTokens } from '../tokens/token-file.ts';
 import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from './derive.ts';
 import { schemaDdl } from './duckdb-ddl.ts';
 import {

@@ -8,6 +8,13 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api';
+import {
+  publishDatabaseFile,
+  removeDatabaseFiles,
+  removeStaleTemps,
+  tempPathNextTo,
+  withWriteLock,
+} from '../files/publish.ts';
 import { tokensPathFor } from './path.ts';
 import {
   type RevokeResult,
@@ -18,13 +25,6 @@ import {
   tokenId,
 } from './store.ts';
 import { generateToken, hashToken } from './token.ts';
-import {
-  publishDatabaseFile,
-  removeDatabaseFiles,
-  removeStaleTemps,
-  tempPathNextTo,
-  withWriteLock,
-} from '../files/publish.ts';
 
 const TABLE_DDL = `CREATE TABLE IF NOT EXISTS access_tokens (
   token_hash VARCHAR PRIMARY KEY, user_id VARCHAR NOT NULL, name VARCHAR,

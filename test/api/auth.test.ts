@@ -9,10 +9,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
-import { revokeToken } from '../../src/tokens/token-file.ts';
 import { authorizationSchemeParam } from '../../src/http/fastapi/bearer.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
 import { checksumOf, generateToken, hashToken, isWellFormedToken } from '../../src/tokens/token.ts';
+import { revokeToken } from '../../src/tokens/token-file.ts';
 import {
   buildStoreFromCsv,
   DelegatingPort,

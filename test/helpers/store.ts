@@ -7,9 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { newGeneration } from '../../src/contract/store-format.ts';
 import type { Window } from '../../src/domain/calendar.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
-import { FollowedTokens } from '../../src/tokens/followed-tokens.ts';
 import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
-import { mintToken } from '../../src/tokens/token-file.ts';
 import { PostgresPort } from '../../src/engines/postgres/port.ts';
 import { buildStore } from '../../src/ingest/build.ts';
 import type {
@@ -18,7 +16,9 @@ import type {
   ReadPort,
   TransactionFilters,
 } from '../../src/port/read-port.ts';
+import { FollowedTokens } from '../../src/tokens/followed-tokens.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
+import { mintToken } from '../../src/tokens/token-file.ts';
 import { csvField } from '../../tools/demo-data/csv-writer.ts';
 import { DEMO_DIR } from '../../tools/demo-data/demo.ts';
 import { testEngine } from './engine.ts';

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listTokens, mintToken, revokeToken } from '../../src/tokens/token-file.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
 import { generateToken, hashToken, isWellFormedToken } from '../../src/tokens/token.ts';
+import { listTokens, mintToken, revokeToken } from '../../src/tokens/token-file.ts';
 import {
   buildStoreFromCsv,
   makeTempDir,

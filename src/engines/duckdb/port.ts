@@ -17,10 +17,10 @@ import type {
   TransactionFilters,
 } from '../../port/read-port.ts';
 import { StoreFormatError } from '../../port/read-port.ts';
+import { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import * as accounts from './accounts.ts';
-import { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import * as income from './income.ts';
 import * as links from './links.ts';
 import { DuckDbPool, type DuckDbPoolOptions } from './pool.ts';

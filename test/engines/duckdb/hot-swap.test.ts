@@ -7,8 +7,8 @@ import { copyFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import type { ReadPort } from '../../../src/port/read-port.ts';
 import { SwappablePort } from '../../../src/port/hot-swap.ts';
+import type { ReadPort } from '../../../src/port/read-port.ts';
 import { type RunningServer, startServer } from '../../../src/server.ts';
 import {
   bearer,
