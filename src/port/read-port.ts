@@ -284,6 +284,12 @@ export class StoreFormatError extends Error {
  */
 export const LIST_CHUNK_ROWS = 1_000;
 
+/**
+ * How one store query ended, as the engines report it to the metrics: answered, failed, timed
+ * out, or refused before it ran (the store closed, or too many waiting).
+ */
+export type QueryOutcome = 'ok' | 'error' | 'timeout' | 'rejected';
+
 /** The store cannot answer (missing, closed, interrupted, overloaded): the API answers 503. */
 export class StoreUnavailableError extends Error {
   override readonly name: string = 'StoreUnavailableError';

@@ -11,7 +11,9 @@ import {
   type TransactionRecord,
   type TransactionsPage,
 } from '../../port/read-port.ts';
-import type { DuckDbPool, SqlParam } from './pool.ts';
+import { investmentAccountSql } from '../sql/counted.ts';
+import type { SqlParam } from '../sql/statement.ts';
+import type { DuckDbPool } from './pool.ts';
 
 /**
  * The WHERE clause of the user's transactions that match the filters, with only the filters in
@@ -69,7 +71,7 @@ const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at,
          t.amount::VARCHAR AS amount,
          t.direction, t.description, t.merchant_name, t.category, t.subcategory,
          t.merchant_category_code, t.is_hidden, t.is_internal_transfer,
-         coalesce(t.account_type = 'investment', false) AS is_investment_account`;
+         ${investmentAccountSql('t')} AS is_investment_account`;
 
 /**
  * A page and the count of every matching transaction in one statement (a window aggregate,

@@ -11,7 +11,9 @@ import {
   type TransactionRecord,
   type TransactionsPage,
 } from '../../port/read-port.ts';
-import type { PgPool, SqlParam } from './pool.ts';
+import { investmentAccountSql } from '../sql/counted.ts';
+import type { SqlParam } from '../sql/statement.ts';
+import type { PgPool } from './pool.ts';
 
 /**
  * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
@@ -44,7 +46,7 @@ const matching = () => {
 
 const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
   t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
-  t.is_hidden, t.is_internal_transfer, coalesce(t.account_type = 'investment', false) AS is_investment_account`;
+  t.is_hidden, t.is_internal_transfer, ${investmentAccountSql('t')} AS is_investment_account`;
 
 /** The statements of one generation's schema. */
 export class TransactionQueries {
