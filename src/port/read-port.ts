@@ -13,6 +13,7 @@ import type {
   AccountType,
   Category,
   Direction,
+  LiabilityAccountType,
   LiabilityKind,
   LinkStatus,
   LinkType,
@@ -161,7 +162,7 @@ export interface MonthlyIncomeRecord {
 export interface LiabilityRecord {
   account_id: string;
   account_name: string;
-  account_type: 'credit' | 'loan';
+  account_type: LiabilityAccountType;
   account_subtype: string | null;
   kind: LiabilityKind | null;
   apr: DecimalText | null;

@@ -51,7 +51,7 @@ export class FollowedTokens {
   }
 
   /** Reads the file again if it changed since the last read. */
-  reload(): Promise<void> {
+  private reload(): Promise<void> {
     this.reloading = this.reloading.then(() => this.reloadNow());
     return this.reloading;
   }

@@ -231,11 +231,6 @@ export class DuckDbPool {
     await this.query('SELECT 1 AS ok');
   }
 
-  /** Why the store cannot be read any more, once it cannot. */
-  get damagedReason(): string | undefined {
-    return this.damage;
-  }
-
   /*
    * No streaming result: when a streamed DuckDB query fails midway (out of memory while it
    * sorts, a read error), @duckdb/node-api's fetchChunk answers null, as at the end of the

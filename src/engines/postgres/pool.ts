@@ -79,7 +79,7 @@ export class PgPool {
   private readonly pool: pg.Pool;
 
   constructor(
-    readonly databaseUrl: string,
+    databaseUrl: string,
     private readonly options: PgPoolOptions = {},
   ) {
     const timeout = options.queryTimeoutMs ?? 0;

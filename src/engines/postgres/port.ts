@@ -47,7 +47,7 @@ interface Published extends StoreFormatFields {
 }
 
 /** The generation published now; StoreUnavailableError before the first load. */
-export async function currentGeneration(pool: PgPool): Promise<Published> {
+async function currentGeneration(pool: PgPool): Promise<Published> {
   const [row] = await pool
     .query<Published & Record<string, unknown>>(CURRENT_GENERATION_SQL)
     .catch((error: unknown) => {
