@@ -16,10 +16,9 @@ import { readFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import type { SqlParam } from '../src/engines/duckdb/pool.ts';
-import { DuckDbPort } from '../src/engines/duckdb/port.ts';
-import { PgPool } from '../src/engines/postgres/pool.ts';
-import { PostgresPort } from '../src/engines/postgres/port.ts';
+import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
+import { openPostgresPort } from '../src/engines/postgres/port.ts';
+import type { SqlParam } from '../src/engines/sql/statement.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
 import { comparisonScenarios, mainScenarios, seededRandom, type Users } from './scenarios.ts';
 import { summarize } from './stats.ts';
@@ -111,13 +110,12 @@ async function main(): Promise<void> {
   const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
   const config = loadConfig();
   const store = job.databaseUrl
-    ? await PostgresPort.open(
-        new PgPool(job.databaseUrl, {
-          poolSize: config.DB_POOL_SIZE,
-          queryTimeoutMs: config.QUERY_TIMEOUT_MS,
-        }),
-      )
-    : await DuckDbPort.open(job.databasePath, {
+    ? // On its URL: the port's own pool, closed with it.
+      await openPostgresPort(job.databaseUrl, {
+        poolSize: config.DB_POOL_SIZE,
+        queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+      })
+    : await openDuckDbPort(job.databasePath, {
         poolSize: config.DB_POOL_SIZE,
         threads: config.DUCKDB_THREADS,
         memoryLimit: config.DUCKDB_MEMORY_LIMIT,
@@ -196,7 +194,6 @@ async function main(): Promise<void> {
   } finally {
     await app.close();
     await store.close();
-    if (store instanceof PostgresPort) await store.pool.close();
   }
 }
 

@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
-import { DuckDbPort } from './engines/duckdb/port.ts';
+import { openDuckDbPort } from './engines/duckdb/port.ts';
 import { watchStoreFile } from './engines/duckdb/watch.ts';
 import { PgPool } from './engines/postgres/pool.ts';
-import { PostgresPort } from './engines/postgres/port.ts';
+import { openPostgresPort } from './engines/postgres/port.ts';
 import { CoordinatorTokens } from './engines/postgres/tokens.ts';
 import { watchGeneration } from './engines/postgres/watch.ts';
 import { loggerOptions } from './http/log-redaction.ts';
@@ -75,7 +75,7 @@ async function openDuckDb(
   );
   return {
     open: () =>
-      DuckDbPort.open(config.DATABASE_PATH, {
+      openDuckDbPort(config.DATABASE_PATH, {
         tokens,
         poolSize: config.DB_POOL_SIZE,
         threads: config.DUCKDB_THREADS,
@@ -140,7 +140,7 @@ function openPostgres(
   });
   coordinatorTokens.start();
   return {
-    open: () => PostgresPort.open(pool, { coordinatorTokens }),
+    open: () => openPostgresPort(pool, { coordinatorTokens }),
     watch: (current, onPublish) =>
       watchGeneration(
         pool,

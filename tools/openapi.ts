@@ -20,7 +20,7 @@ import { parse } from 'yaml';
 import { buildApp } from '../src/app.ts';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { createClock } from '../src/clock.ts';
-import { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
 import {
   applyExamples,
   type DocumentExamples,
@@ -155,7 +155,7 @@ export async function generate(): Promise<Generated> {
     const databasePath = join(dir, 'demo.duckdb');
     await buildStore({ sourceDir: DEMO_DIR, databasePath });
     const token = await mintToken({ databasePath, userId: DEMO_USER, name: 'openapi' });
-    const store = await DuckDbPort.open(databasePath);
+    const store = await openDuckDbPort(databasePath);
     const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
     try {
       await app.ready();

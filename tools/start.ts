@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseCliArgs, runCli } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config.ts';
-import { DuckDbPort } from '../src/engines/duckdb/port.ts';
+import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
 import { buildStore } from '../src/ingest/duckdb/build.ts';
 import { StoreFormatError } from '../src/port/read-port.ts';
 import { mintToken } from '../src/tokens/token-file.ts';
@@ -38,7 +38,7 @@ await runCli('start', async () => {
   // A store an older build-db wrote is refused by the server: the demo rebuilds its own.
   const outdated =
     existing &&
-    (await DuckDbPort.open(databasePath).then(
+    (await openDuckDbPort(databasePath).then(
       (port) => port.close().then(() => null),
       (error: unknown) => (error instanceof StoreFormatError ? error : null),
     ));

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { QueryOutcome } from '../engines/duckdb/pool.ts';
 import type { ReloadOutcome } from '../port/hot-swap.ts';
+import type { QueryOutcome } from '../port/read-port.ts';
 
 export class Metrics {
   readonly registry = new Registry();

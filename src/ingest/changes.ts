@@ -23,6 +23,7 @@ import {
   TABLES,
   type TableName,
 } from '../contract/tables.ts';
+import { investmentAccountSql } from '../engines/sql/counted.ts';
 import { sqlString } from '../engines/sql/literals.ts';
 import { castExpression } from './cast.ts';
 import { DERIVED_TRANSACTION_COLUMNS } from './derive.ts';
@@ -476,7 +477,7 @@ export const LISTED_IMAGE = (alias: string) => `CAST(to_json({
   'merchant_name': ${alias}.merchant_name, 'category': CAST(${alias}.category AS VARCHAR),
   'subcategory': ${alias}.subcategory, 'merchant_category_code': ${alias}.merchant_category_code,
   'is_hidden': ${alias}.is_hidden, 'is_internal_transfer': ${alias}.is_internal_transfer,
-  'is_investment_account': coalesce(${alias}.account_type = 'investment', false)}) AS VARCHAR)`;
+  'is_investment_account': ${investmentAccountSql(alias)}}) AS VARCHAR)`;
 
 /**
  * The delta, typed as the store holds it: `delta.gone_<table>` the stored rows removed or

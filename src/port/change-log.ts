@@ -1,4 +1,8 @@
-/** The change log's rows (written by ingest/changes.ts), read back by both engines. */
+/**
+ * The change log as both engines read it back: its rows (written by ingest/changes.ts), and
+ * the key its sync cursors are signed with.
+ */
+import { createHash } from 'node:crypto';
 import type { TransactionChange, TransactionRecord } from './read-port.ts';
 
 /** A change log row as a change: its images (JSON text of listed rows) parsed. */
@@ -10,4 +14,12 @@ export function changeOf(row: {
   const parse = (image: string | null) =>
     image === null ? null : (JSON.parse(image) as TransactionRecord);
   return { id: row.id, before: parse(row.before), after: parse(row.after) };
+}
+
+/**
+ * The key a generation's sync cursors are signed with: the stored one, or, for a store built
+ * before change sets (none stored), one derived from its generation, the start of its lineage.
+ */
+export function cursorKeyOf(stored: string | null | undefined, generation: string): string {
+  return stored || createHash('sha256').update(`sync:${generation}`).digest('base64url');
 }

@@ -1,7 +1,8 @@
 /**
  * The read port: everything the routes and authentication ask of the analytical store, as
- * typed methods with domain types in and out. One adapter per engine implements it
- * (`src/engines/<engine>/`); the SQL and each engine's query strategy live there only.
+ * typed methods with domain types in and out, an interface per area. One adapter per engine
+ * (`src/engines/<engine>/`) implements StoreAdapter, and memoizedPort (memo.ts) makes the port
+ * of it; the SQL and each engine's query strategy live in the adapters only.
  *
  * Values are exact: money and other decimals arrive as decimal text (`"1234.50"`), counts as
  * numbers, dates as `YYYY-MM-DD`, timestamps as ISO 8601 text without a zone (UTC).
@@ -12,6 +13,7 @@ import type {
   AccountType,
   Category,
   Direction,
+  LiabilityAccountType,
   LiabilityKind,
   LinkStatus,
   LinkType,
@@ -160,7 +162,7 @@ export interface MonthlyIncomeRecord {
 export interface LiabilityRecord {
   account_id: string;
   account_name: string;
-  account_type: 'credit' | 'loan';
+  account_type: LiabilityAccountType;
   account_subtype: string | null;
   kind: LiabilityKind | null;
   apr: DecimalText | null;
@@ -207,7 +209,8 @@ export interface TokenOwner {
   expiresAtMs: number | null;
 }
 
-export interface ReadPort {
+/** The store as a whole: which generation it reads, whether it answers, its end. */
+export interface StoreLifecycle {
   /** Identifies the data this port reads; another value whenever new data is published. */
   readonly generation: string;
   /** This generation's place among change sets (the sync feed). */
@@ -215,12 +218,22 @@ export interface ReadPort {
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
 
+/** Bearer tokens (authentication). */
+export interface TokenReads {
   /** The owner of a live token with this hash, provided the user exists; null otherwise. */
   tokenOwner(tokenHash: string): Promise<TokenOwner | null>;
+}
+
+/** The user's profile and accounts. */
+export interface UserReads {
   profile(userId: string): Promise<UserProfile | null>;
   /** Every account of the user, by id. */
   accounts(userId: string): Promise<AccountRecord[]>;
+}
+
+export interface TransactionReads {
   /** A page of the user's transactions (every one when `page.limit` is null). */
   transactions(
     userId: string,
@@ -251,19 +264,77 @@ export interface ReadPort {
   transactionChanges(userId: string, range: ChangeRange): Promise<TransactionChange[]>;
   /** One transaction of the user by id; null when there is none (or it is another user's). */
   transaction(userId: string, id: string): Promise<TransactionRecord | null>;
+}
+
+export interface LinkReads {
   links(userId: string, page: PageWindow): Promise<LinksPage>;
+}
+
+export interface BalanceReads {
   /** Every account of the user, by id, with its latest snapshot. */
   latestBalances(userId: string): Promise<LatestBalanceRecord[]>;
   /** For each day of `days` (ascending) and each account of the user (by id): its balance. */
   balanceHistory(userId: string, days: readonly string[]): Promise<BalancePointRecord[]>;
+}
+
+export interface IncomeReads {
   /** The user's pay statements in the window, by pay date then id. */
   payStatements(userId: string, window: Window): Promise<PayStatementRecord[]>;
   /** Months of the window with counted income, in any order. */
   monthlyIncome(userId: string, window: Window): Promise<MonthlyIncomeRecord[]>;
+}
+
+export interface LiabilityReads {
   /** Every credit and loan account of the user, by id. */
   liabilities(userId: string): Promise<LiabilityRecord[]>;
+}
+
+export interface SpendingReads {
   /** The aggregates the spending analysis is shaped from (domain/spending/shape.ts). */
   spendingAggregates(query: SpendingQuery): Promise<SpendingAggregates>;
+}
+
+/** Everything the routes and authentication ask of the store: one port per generation. */
+export interface ReadPort
+  extends StoreLifecycle,
+    TokenReads,
+    UserReads,
+    TransactionReads,
+    LinkReads,
+    BalanceReads,
+    IncomeReads,
+    LiabilityReads,
+    SpendingReads {}
+
+/**
+ * What an engine adapter implements; memoizedPort (port/memo.ts) makes a ReadPort of it, which
+ * is the only way an engine hands out a port. The adapter answers a token's owner and whether
+ * a user exists apart (the port checks one against the other and remembers the users that
+ * exist), and reads a balance history with the user's accounts as the port remembers them.
+ * It is a plain object, its members its own (the port copies them).
+ */
+export interface StoreAdapter
+  extends StoreLifecycle,
+    UserReads,
+    TransactionReads,
+    LinkReads,
+    Omit<BalanceReads, 'balanceHistory'>,
+    IncomeReads,
+    LiabilityReads,
+    SpendingReads {
+  /** The owner of a live (not revoked) token with this hash, whether or not the user exists. */
+  liveTokenOwner(tokenHash: string): Promise<TokenOwner | null>;
+  /** Whether the user exists in this generation. */
+  userExists(userId: string): Promise<boolean>;
+  /**
+   * BalanceReads.balanceHistory; `accounts` gives the user's accounts, to an engine that
+   * needs them beside the query (an engine whose query joins them need not ask).
+   */
+  balanceHistory(
+    userId: string,
+    days: readonly string[],
+    accounts: () => Promise<AccountRecord[]>,
+  ): Promise<BalancePointRecord[]>;
 }
 
 /**
@@ -283,6 +354,12 @@ export class StoreFormatError extends Error {
  * any length holds about a chunk in memory per response.
  */
 export const LIST_CHUNK_ROWS = 1_000;
+
+/**
+ * How one store query ended, as the engines report it to the metrics: answered, failed, timed
+ * out, or refused before it ran (the store closed, or too many waiting).
+ */
+export type QueryOutcome = 'ok' | 'error' | 'timeout' | 'rejected';
 
 /** The store cannot answer (missing, closed, interrupted, overloaded): the API answers 503. */
 export class StoreUnavailableError extends Error {

@@ -8,6 +8,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import type { TokenOwner } from '../port/read-port.ts';
 import type { StoredToken } from './store.ts';
 import { loadTokens } from './token-file.ts';
 
@@ -38,9 +39,11 @@ export class FollowedTokens {
     return tokens;
   }
 
-  /** The stored token with this hash, revoked or not. */
-  find(tokenHash: string): StoredToken | undefined {
-    return this.byHash.get(tokenHash);
+  /** The owner of the live (not revoked) token with this hash; null when there is none. */
+  liveOwner(tokenHash: string): TokenOwner | null {
+    const token = this.byHash.get(tokenHash);
+    if (!token || token.revokedAtMs !== null) return null;
+    return { userId: token.userId, expiresAtMs: token.expiresAtMs };
   }
 
   get size(): number {
@@ -48,7 +51,7 @@ export class FollowedTokens {
   }
 
   /** Reads the file again if it changed since the last read. */
-  reload(): Promise<void> {
+  private reload(): Promise<void> {
     this.reloading = this.reloading.then(() => this.reloadNow());
     return this.reloading;
   }

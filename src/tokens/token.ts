@@ -3,7 +3,6 @@ import { crc32 } from 'node:zlib';
 
 /** Personal access tokens: `pat_` + 30 random base62 characters + a 6-character checksum. */
 export const TOKEN_PREFIX = 'pat_';
-export const TOKEN_LENGTH = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 30;
 const CHECKSUM_LENGTH = 6;

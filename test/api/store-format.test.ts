@@ -8,8 +8,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STORE_FORMAT_VERSION } from '../../src/contract/store-format.ts';
-import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
-import { PostgresPort } from '../../src/engines/postgres/port.ts';
+import { openDuckDbPort } from '../../src/engines/duckdb/port.ts';
+import { openPostgresPort } from '../../src/engines/postgres/port.ts';
 import { SwappablePort } from '../../src/port/hot-swap.ts';
 import { type ReadPort, StoreFormatError } from '../../src/port/read-port.ts';
 import { testEngine } from '../helpers/engine.ts';
@@ -41,7 +41,7 @@ async function storeWith(change: MetaChange | null): Promise<() => Promise<ReadP
         instance.closeSync();
       }
     }
-    return () => DuckDbPort.open(databasePath);
+    return () => openDuckDbPort(databasePath);
   }
   const databaseUrl = await createTestDatabase();
   await loadStoreFile(databaseUrl, databasePath);
@@ -50,7 +50,7 @@ async function storeWith(change: MetaChange | null): Promise<() => Promise<ReadP
     await client.connect();
     await client.query(`UPDATE public.store_meta SET ${change}`).finally(() => client.end());
   }
-  return () => PostgresPort.open(databaseUrl);
+  return () => openPostgresPort(databaseUrl);
 }
 
 const opened: ReadPort[] = [];

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createClock } from '../../src/clock.ts';
-import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
-import { PostgresPort } from '../../src/engines/postgres/port.ts';
+import { openDuckDbPort } from '../../src/engines/duckdb/port.ts';
+import { openPostgresPort } from '../../src/engines/postgres/port.ts';
 import type { LogSpan } from '../../src/ingest/changes.ts';
 import { applyChanges } from '../../src/ingest/duckdb/apply.ts';
 import { buildStore } from '../../src/ingest/duckdb/build.ts';
@@ -80,11 +80,11 @@ export async function openChangingStore(
     await buildPostgresStore({ sourceDir, databaseUrl });
     const followed = await FollowedTokens.open(tokensPathFor(databasePath));
     tokens = followed;
-    open = () => PostgresPort.open(databaseUrl, { tokens: followed, queryTimeoutMs: 20_000 });
+    open = () => openPostgresPort(databaseUrl, { tokens: followed, queryTimeoutMs: 20_000 });
     applyTo = (changesDir, keepLog) =>
       applyPostgresChanges({ changesDir, databaseUrl, ...(keepLog ? { keepLog } : {}) });
   } else {
-    open = () => DuckDbPort.open(databasePath);
+    open = () => openDuckDbPort(databasePath);
     applyTo = (changesDir, keepLog) =>
       applyChanges({ changesDir, databasePath, ...(keepLog ? { keepLog } : {}) });
   }

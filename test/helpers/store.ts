@@ -7,8 +7,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { newGeneration } from '../../src/contract/store-format.ts';
 import type { Window } from '../../src/domain/calendar.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
-import { DuckDbPort } from '../../src/engines/duckdb/port.ts';
-import { PostgresPort } from '../../src/engines/postgres/port.ts';
+import { openDuckDbPort } from '../../src/engines/duckdb/port.ts';
+import { openPostgresPort } from '../../src/engines/postgres/port.ts';
 import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import type {
   ChangeRange,
@@ -106,14 +106,14 @@ export async function queryStoreFile<T = Record<string, unknown>>(
 export async function openStore(databasePath: string): Promise<ReadPort> {
   switch (testEngine()) {
     case 'duckdb':
-      return DuckDbPort.open(databasePath);
+      return openDuckDbPort(databasePath);
     case 'postgres': {
       // The same built store, loaded into databases of its own on the test cluster; tokens
       // minted by the tests (beside the store file) are followed as the DuckDB port does.
       const databaseUrl = await createTestDatabase();
       await loadStoreFile(databaseUrl, databasePath);
       const tokens = await FollowedTokens.open(tokensPathFor(databasePath));
-      const port = await PostgresPort.open(databaseUrl, { tokens, queryTimeoutMs: 10_000 });
+      const port = await openPostgresPort(databaseUrl, { tokens, queryTimeoutMs: 10_000 });
       return new (class extends DelegatingPort {
         override async close() {
           tokens.close();

@@ -1,8 +1,9 @@
 /**
  * The tree's layout holds: folders import each other without a cycle (arrows only point down),
- * SQL text lives only in engines/, ingest/ and the token file (tokens/token-file.ts), the
- * runtime never reaches into the development tools, and no source folder is named like build
- * output.
+ * an engine imports no other engine (only engines/sql/ is shared), the routes, the HTTP
+ * plugins and the port import no engine, SQL text lives only in engines/, ingest/ and the
+ * token file (tokens/token-file.ts), the runtime never reaches into the development tools, and
+ * no source folder is named like build output.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -100,6 +101,34 @@ describe('source layout', () => {
       ['src/d', new Set(['src/a'])],
     ]);
     expect(cycles(graph)).toEqual([['src/a', 'src/b', 'src/c']]);
+  });
+
+  /** The engine folder a path lies in (`duckdb`, `sql`), or undefined outside src/engines/. */
+  const engineOf = (path: string) => {
+    const inEngines = relative(join(SRC, 'engines'), path);
+    return inEngines.startsWith('..') ? undefined : inEngines.split('/')[0];
+  };
+
+  it('keeps each engine to itself: an engine imports no other, only the SQL they share', () => {
+    const offenders = files.flatMap((file) => {
+      const engine = engineOf(file);
+      if (engine === undefined) return [];
+      return relativeImports(file)
+        .filter((target) => ![undefined, engine, 'sql'].includes(engineOf(target)))
+        .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets http/, areas/ and port/ reach the store through the port only: they import no engine', () => {
+    const offenders = files
+      .filter((file) => /^(http|areas|port)\//.test(relative(SRC, file)))
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => engineOf(target) !== undefined)
+          .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+      );
+    expect(offenders).toEqual([]);
   });
 
   it('keeps SQL text inside engines/, ingest/ and the token file', () => {

@@ -1,5 +1,4 @@
-import type { Window } from '../../domain/calendar.ts';
-import type { MonthlyIncomeRecord, PayStatementRecord } from '../../port/read-port.ts';
+import type { IncomeReads, PayStatementRecord } from '../../port/read-port.ts';
 import { countedRowSql } from '../sql/counted.ts';
 import type { DuckDbPool } from './pool.ts';
 
@@ -10,18 +9,6 @@ const PAY_STATEMENTS_SQL = `
   WHERE p.user_id = $1 AND p.pay_date BETWEEN $2::DATE AND $3::DATE
   ORDER BY p.pay_date, p.id`;
 
-export function payStatements(
-  db: DuckDbPool,
-  userId: string,
-  window: Window,
-): Promise<PayStatementRecord[]> {
-  return db.query<PayStatementRecord & Record<string, unknown>>(PAY_STATEMENTS_SQL, [
-    userId,
-    window.start,
-    window.end,
-  ]);
-}
-
 /** The spending endpoint's income basis: CREDITs, not hidden, not transfers, not investment. */
 const MONTHLY_INCOME_SQL = `
   SELECT date_trunc('month', t.transacted_at)::DATE AS month, sum(t.amount) AS total, count(*) AS count
@@ -31,15 +18,20 @@ const MONTHLY_INCOME_SQL = `
     AND t.direction = 'CREDIT' AND ${countedRowSql('t')}
   GROUP BY 1`;
 
-export async function monthlyIncome(
-  db: DuckDbPool,
-  userId: string,
-  window: Window,
-): Promise<MonthlyIncomeRecord[]> {
-  const rows = await db.query<{ month: string; total: string; count: string }>(MONTHLY_INCOME_SQL, [
-    userId,
-    window.start,
-    window.end,
-  ]);
-  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+export function incomeReads(db: DuckDbPool): IncomeReads {
+  return {
+    payStatements: (userId, window) =>
+      db.query<PayStatementRecord & Record<string, unknown>>(PAY_STATEMENTS_SQL, [
+        userId,
+        window.start,
+        window.end,
+      ]),
+    async monthlyIncome(userId, window) {
+      const rows = await db.query<{ month: string; total: string; count: string }>(
+        MONTHLY_INCOME_SQL,
+        [userId, window.start, window.end],
+      );
+      return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { LinkRecord, LinksPage, PageWindow } from '../../port/read-port.ts';
+import type { LinkReads, LinkRecord } from '../../port/read-port.ts';
 import type { DuckDbPool } from './pool.ts';
 
 /** $1 user, $2 LIMIT (null: all), $3 OFFSET. */
@@ -22,19 +22,29 @@ const COUNT_SQL = 'SELECT count(*) AS count FROM links WHERE user_id = $1';
  */
 const isoTimestamp = (text: string) => `${text.replace(/\.0{6}$/, '')}Z`;
 
-export async function links(db: DuckDbPool, userId: string, page: PageWindow): Promise<LinksPage> {
-  const [rows, total] = await Promise.all([
-    db.query<LinkRecord & Record<string, unknown>>(LINKS_SQL, [userId, page.limit, page.offset]),
-    page.limit === null
-      ? null
-      : db.query<{ count: string }>(COUNT_SQL, [userId]).then(([row]) => Number(row?.count ?? 0)),
-  ]);
+export function linkReads(db: DuckDbPool): LinkReads {
   return {
-    rows: rows.map((row) => ({
-      ...row,
-      created_at: isoTimestamp(row.created_at),
-      last_synced_at: row.last_synced_at === null ? null : isoTimestamp(row.last_synced_at),
-    })),
-    total: total ?? rows.length,
+    async links(userId, page) {
+      const [rows, total] = await Promise.all([
+        db.query<LinkRecord & Record<string, unknown>>(LINKS_SQL, [
+          userId,
+          page.limit,
+          page.offset,
+        ]),
+        page.limit === null
+          ? null
+          : db
+              .query<{ count: string }>(COUNT_SQL, [userId])
+              .then(([row]) => Number(row?.count ?? 0)),
+      ]);
+      return {
+        rows: rows.map((row) => ({
+          ...row,
+          created_at: isoTimestamp(row.created_at),
+          last_synced_at: row.last_synced_at === null ? null : isoTimestamp(row.last_synced_at),
+        })),
+        total: total ?? rows.length,
+      };
+    },
   };
 }

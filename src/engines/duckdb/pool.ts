@@ -12,16 +12,11 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { StoreUnavailableError } from '../../port/read-port.ts';
+import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
+import type { Row, SqlParam } from '../sql/statement.ts';
 
-/** A bound parameter: positional `$1`, `$2`, ... in the SQL text. Dates are bound as strings. */
-export type SqlParam = string | number | boolean | null | readonly string[];
-
-/**
- * A result row with exact JSON values: DECIMAL and BIGINT (including `count(*)`) arrive as
- * strings, DATE as `YYYY-MM-DD`, TIMESTAMP as ISO text, LIST as an array.
- */
-export type Row = Record<string, unknown>;
+/** For the spending module, which imports it from here. */
+export type { SqlParam };
 
 export interface DuckDbPoolOptions {
   /** Connections of the one instance; each runs one query at a time, in parallel with the others. */
@@ -46,8 +41,6 @@ export interface DuckDbPoolOptions {
    */
   onDamaged?: (reason: string) => void;
 }
-
-export type QueryOutcome = 'ok' | 'error' | 'timeout' | 'rejected';
 
 interface PooledConnection {
   connection: DuckDBConnection;
@@ -236,11 +229,6 @@ export class DuckDbPool {
   async ping(): Promise<void> {
     this.checkFile(true);
     await this.query('SELECT 1 AS ok');
-  }
-
-  /** Why the store cannot be read any more, once it cannot. */
-  get damagedReason(): string | undefined {
-    return this.damage;
   }
 
   /*

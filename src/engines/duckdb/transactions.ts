@@ -1,17 +1,16 @@
 import { CHANGE_LOG_TABLE } from '../../contract/tables.ts';
 import { changeOf } from '../../port/change-log.ts';
 import {
-  type ChangeRange,
   type DailyTotalRecord,
   LIST_CHUNK_ROWS,
-  type PageWindow,
   StoreUnavailableError,
-  type TransactionChange,
   type TransactionFilters,
+  type TransactionReads,
   type TransactionRecord,
-  type TransactionsPage,
 } from '../../port/read-port.ts';
-import type { DuckDbPool, SqlParam } from './pool.ts';
+import { investmentAccountSql } from '../sql/counted.ts';
+import type { SqlParam } from '../sql/statement.ts';
+import type { DuckDbPool } from './pool.ts';
 
 /**
  * The WHERE clause of the user's transactions that match the filters, with only the filters in
@@ -69,7 +68,7 @@ const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at,
          t.amount::VARCHAR AS amount,
          t.direction, t.description, t.merchant_name, t.category, t.subcategory,
          t.merchant_category_code, t.is_hidden, t.is_internal_transfer,
-         coalesce(t.account_type = 'investment', false) AS is_investment_account`;
+         ${investmentAccountSql('t')} AS is_investment_account`;
 
 /**
  * A page and the count of every matching transaction in one statement (a window aggregate,
@@ -152,106 +151,10 @@ const CHANGES_SQL = `
   ORDER BY id
   LIMIT $5::BIGINT`;
 
-export async function transactionsById(
-  db: DuckDbPool,
-  userId: string,
-  after: string | null,
-  limit: number,
-): Promise<TransactionRecord[]> {
-  // Rows as one JSON text (DuckDbPool.queryJson): a page of 100 is 1,400 values.
-  return db.queryJson<TransactionRecord>(BY_ID_SQL, [userId, after, limit], 'r.id');
-}
-
-export async function transactionChanges(
-  db: DuckDbPool,
-  userId: string,
-  range: ChangeRange,
-): Promise<TransactionChange[]> {
-  const rows = await db.query<{ id: string; before: string | null; after: string | null }>(
-    CHANGES_SQL,
-    [userId, range.from, range.to, range.after, range.limit],
-  );
-  return rows.map(changeOf);
-}
-
 /** The page's order, over the page statement's columns. */
 const NEWEST_FIRST = 'r.transacted_at DESC, r.id DESC';
 
 type PageRow = TransactionRecord & { total_count: number };
-
-export async function transactionCount(
-  db: DuckDbPool,
-  userId: string,
-  filters: TransactionFilters,
-): Promise<number> {
-  const { where, params } = matching(userId, filters);
-  const [row] = await db.query<{ count: string }>(
-    `SELECT count(*) AS count FROM transactions t WHERE ${where}`,
-    params,
-  );
-  return Number(row?.count ?? 0);
-}
-
-/**
- * Every matching row, newest first, a chunk of at most about `chunkRows` at a time (the
- * unpaginated list). First the matching rows per day, then runs of whole days of at most
- * `chunkRows` rows, each one query (a day of more rows is read `chunkRows` at a time): each
- * chunk is an ordinary query, with the time limit, the out-of-memory mapping and the
- * connection given back between chunks, so a slow reader holds no connection and no sort of
- * the whole list sits in DuckDB's memory. Each chunk must hold exactly the rows its days
- * counted (the file is immutable): a shortfall fails the list rather than shortening it.
- */
-export async function* transactionChunks(
-  db: DuckDbPool,
-  userId: string,
-  filters: TransactionFilters,
-  chunkRows = LIST_CHUNK_ROWS,
-): AsyncGenerator<TransactionRecord[], void, undefined> {
-  type Row = TransactionRecord & Record<string, unknown>;
-  const { where, params } = matching(userId, filters);
-  const n = params.length;
-  const days = await db.queryJson<{ date: string; count: number }>(
-    dayCountsSql(where),
-    params,
-    'r.date DESC',
-  );
-  let at = 0;
-  while (at < days.length) {
-    const newest = days[at] as { date: string; count: number };
-    if (newest.count > chunkRows) {
-      // A day of more rows than a chunk: by id, a chunk at a time.
-      let read = 0;
-      let after: string | null = null;
-      for (;;) {
-        const rows: Row[] = await db.query<Row>(dayPageSql(where, n), [
-          ...params,
-          newest.date,
-          after,
-          chunkRows,
-        ]);
-        read += rows.length;
-        if (rows.length > 0) yield rows;
-        if (rows.length < chunkRows) break;
-        after = (rows.at(-1) as Row).id;
-      }
-      expectRows(read, newest.count, newest.date, newest.date);
-      at++;
-      continue;
-    }
-    // Whole days, newest first, while they fit in a chunk.
-    let count = 0;
-    let end = at;
-    while (end < days.length && count + (days[end] as { count: number }).count <= chunkRows) {
-      count += (days[end] as { count: number }).count;
-      end++;
-    }
-    const oldest = days[end - 1] as { date: string };
-    const rows = await db.query<Row>(daysSql(where, n), [...params, oldest.date, newest.date]);
-    expectRows(rows.length, count, oldest.date, newest.date);
-    yield rows;
-    at = end;
-  }
-}
 
 function expectRows(read: number, counted: number, oldest: string, newest: string): void {
   if (read !== counted) {
@@ -261,48 +164,128 @@ function expectRows(read: number, counted: number, oldest: string, newest: strin
   }
 }
 
-export async function transactions(
-  db: DuckDbPool,
-  userId: string,
-  filters: TransactionFilters,
-  page: PageWindow,
-): Promise<TransactionsPage> {
-  const { where, params } = matching(userId, filters);
-  // LIMIT NULL: every row.
-  const limit = `$${params.length + 1}::BIGINT`;
-  const offset = `$${params.length + 2}::BIGINT`;
-  // Rows as one JSON text (DuckDbPool.queryJson): a page is about 700 values.
-  const found = await db.queryJson<PageRow>(
-    pageSql(where, limit, offset),
-    [...params, page.limit, page.offset],
-    NEWEST_FIRST,
-  );
-  const rows = found.map(({ total_count, ...row }): TransactionRecord => row);
-  // The page's days run from its last row to its first (newest first); none when empty.
-  const newest = rows[0];
-  const oldest = rows.at(-1);
-  const dailyRows =
-    newest && oldest
-      ? await db.queryJson<DailyTotalRecord>(
-          dailyTotalsSql(where, `$${params.length + 1}::DATE`, `$${params.length + 2}::DATE`),
-          [...params, oldest.transacted_at, newest.transacted_at],
-          'r.date DESC',
-        )
-      : [];
-  const total =
-    found[0] !== undefined
-      ? found[0].total_count
-      : page.offset > 0
-        ? await transactionCount(db, userId, filters)
-        : 0;
-  return { rows, total, dailyTotals: dailyRows };
-}
+export function transactionReads(db: DuckDbPool): TransactionReads {
+  const transactionCount = async (userId: string, filters: TransactionFilters) => {
+    const { where, params } = matching(userId, filters);
+    const [row] = await db.query<{ count: string }>(
+      `SELECT count(*) AS count FROM transactions t WHERE ${where}`,
+      params,
+    );
+    return Number(row?.count ?? 0);
+  };
 
-export async function transaction(
-  db: DuckDbPool,
-  userId: string,
-  id: string,
-): Promise<TransactionRecord | null> {
-  const [row] = await db.query<TransactionRecord & Record<string, unknown>>(ONE_SQL, [userId, id]);
-  return row ?? null;
+  return {
+    transactionCount,
+
+    async transactions(userId, filters, page) {
+      const { where, params } = matching(userId, filters);
+      // LIMIT NULL: every row.
+      const limit = `$${params.length + 1}::BIGINT`;
+      const offset = `$${params.length + 2}::BIGINT`;
+      // Rows as one JSON text (DuckDbPool.queryJson): a page is about 700 values.
+      const found = await db.queryJson<PageRow>(
+        pageSql(where, limit, offset),
+        [...params, page.limit, page.offset],
+        NEWEST_FIRST,
+      );
+      const rows = found.map(({ total_count, ...row }): TransactionRecord => row);
+      // The page's days run from its last row to its first (newest first); none when empty.
+      const newest = rows[0];
+      const oldest = rows.at(-1);
+      const dailyRows =
+        newest && oldest
+          ? await db.queryJson<DailyTotalRecord>(
+              dailyTotalsSql(where, `$${params.length + 1}::DATE`, `$${params.length + 2}::DATE`),
+              [...params, oldest.transacted_at, newest.transacted_at],
+              'r.date DESC',
+            )
+          : [];
+      const total =
+        found[0] !== undefined
+          ? found[0].total_count
+          : page.offset > 0
+            ? await transactionCount(userId, filters)
+            : 0;
+      return { rows, total, dailyTotals: dailyRows };
+    },
+
+    /**
+     * Every matching row, newest first, a chunk of at most about LIST_CHUNK_ROWS at a time.
+     * First the matching rows per day, then runs of whole days of at most a chunk's rows, each
+     * one query (a day of more rows is read a chunk at a time): each chunk is an ordinary
+     * query, with the time limit, the out-of-memory mapping and the connection given back
+     * between chunks, so a slow reader holds no connection and no sort of the whole list sits
+     * in DuckDB's memory. Each chunk must hold exactly the rows its days counted (the file is
+     * immutable): a shortfall fails the list rather than shortening it.
+     */
+    async *transactionChunks(userId, filters) {
+      type Row = TransactionRecord & Record<string, unknown>;
+      const { where, params } = matching(userId, filters);
+      const n = params.length;
+      const days = await db.queryJson<{ date: string; count: number }>(
+        dayCountsSql(where),
+        params,
+        'r.date DESC',
+      );
+      let at = 0;
+      while (at < days.length) {
+        const newest = days[at] as { date: string; count: number };
+        if (newest.count > LIST_CHUNK_ROWS) {
+          // A day of more rows than a chunk: by id, a chunk at a time.
+          let read = 0;
+          let after: string | null = null;
+          for (;;) {
+            const rows: Row[] = await db.query<Row>(dayPageSql(where, n), [
+              ...params,
+              newest.date,
+              after,
+              LIST_CHUNK_ROWS,
+            ]);
+            read += rows.length;
+            if (rows.length > 0) yield rows;
+            if (rows.length < LIST_CHUNK_ROWS) break;
+            after = (rows.at(-1) as Row).id;
+          }
+          expectRows(read, newest.count, newest.date, newest.date);
+          at++;
+          continue;
+        }
+        // Whole days, newest first, while they fit in a chunk.
+        let count = 0;
+        let end = at;
+        while (
+          end < days.length &&
+          count + (days[end] as { count: number }).count <= LIST_CHUNK_ROWS
+        ) {
+          count += (days[end] as { count: number }).count;
+          end++;
+        }
+        const oldest = days[end - 1] as { date: string };
+        const rows = await db.query<Row>(daysSql(where, n), [...params, oldest.date, newest.date]);
+        expectRows(rows.length, count, oldest.date, newest.date);
+        yield rows;
+        at = end;
+      }
+    },
+
+    // Rows as one JSON text (DuckDbPool.queryJson): a page of 100 is 1,400 values.
+    transactionsById: (userId, after, limit) =>
+      db.queryJson<TransactionRecord>(BY_ID_SQL, [userId, after, limit], 'r.id'),
+
+    async transactionChanges(userId, range) {
+      const rows = await db.query<{ id: string; before: string | null; after: string | null }>(
+        CHANGES_SQL,
+        [userId, range.from, range.to, range.after, range.limit],
+      );
+      return rows.map(changeOf);
+    },
+
+    async transaction(userId, id) {
+      const [row] = await db.query<TransactionRecord & Record<string, unknown>>(ONE_SQL, [
+        userId,
+        id,
+      ]);
+      return row ?? null;
+    },
+  };
 }

@@ -1,5 +1,4 @@
-import type { Window } from '../../domain/calendar.ts';
-import type { MonthlyIncomeRecord, PayStatementRecord } from '../../port/read-port.ts';
+import type { IncomeReads, PayStatementRecord } from '../../port/read-port.ts';
 import { countedRowSql } from '../sql/counted.ts';
 import type { PgPool } from './pool.ts';
 
@@ -9,19 +8,6 @@ const payStatementsSql = (s: string) => `
   FROM ${s}.pay_statements p JOIN ${s}.links l ON l.id = p.link_id AND l.user_id = $1
   WHERE p.user_id = $1 AND p.pay_date BETWEEN $2::date AND $3::date
   ORDER BY p.pay_date, p.id`;
-
-export function payStatements(
-  db: PgPool,
-  s: string,
-  userId: string,
-  window: Window,
-): Promise<PayStatementRecord[]> {
-  return db.query<PayStatementRecord & Record<string, unknown>>(payStatementsSql(s), [
-    userId,
-    window.start,
-    window.end,
-  ]);
-}
 
 /**
  * The spending endpoint's income basis: CREDITs, not hidden, not transfers, not investment.
@@ -37,15 +23,24 @@ const monthlyIncomeSql = (s: string) => `
     GROUP BY user_id, transacted_at) daily
   GROUP BY 1`;
 
-export async function monthlyIncome(
-  db: PgPool,
-  s: string,
-  userId: string,
-  window: Window,
-): Promise<MonthlyIncomeRecord[]> {
-  const rows = await db.query<{ month: string; total: string; count: string }>(
-    monthlyIncomeSql(s),
-    [userId, window.start, window.end],
-  );
-  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+/** The statements of schema `s`. */
+export function incomeReads(db: PgPool, s: string): IncomeReads {
+  const payStatements = payStatementsSql(s);
+  const monthlyIncome = monthlyIncomeSql(s);
+  return {
+    payStatements: (userId, window) =>
+      db.query<PayStatementRecord & Record<string, unknown>>(payStatements, [
+        userId,
+        window.start,
+        window.end,
+      ]),
+    async monthlyIncome(userId, window) {
+      const rows = await db.query<{ month: string; total: string; count: string }>(monthlyIncome, [
+        userId,
+        window.start,
+        window.end,
+      ]);
+      return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { LinkRecord, LinksPage, PageWindow } from '../../port/read-port.ts';
+import type { LinkReads, LinkRecord } from '../../port/read-port.ts';
 import type { PgPool } from './pool.ts';
 
 /**
@@ -23,42 +23,38 @@ const accountIdsSql = (s: string) =>
 
 type LinkRow = Omit<LinkRecord, 'account_ids'> & { total: string };
 
-export async function links(
-  db: PgPool,
-  s: string,
-  userId: string,
-  page: PageWindow,
-): Promise<LinksPage> {
-  const [rows, accounts] = await Promise.all([
-    db.query<LinkRow>(linksSql(s), [userId, page.limit, page.offset]),
-    db.query<{ link_id: string; id: string }>(accountIdsSql(s), [userId]),
-  ]);
-  const accountIds = new Map<string, string[]>();
-  for (const account of accounts) {
-    const ids = accountIds.get(account.link_id) ?? [];
-    ids.push(account.id);
-    accountIds.set(account.link_id, ids);
-  }
-  const total =
-    rows.length > 0
-      ? Number(rows[0]?.total)
-      : page.limit === null
-        ? 0
-        : Number(
-            (
-              await db.query<{ count: string }>(
-                `SELECT count(*) AS count FROM ${s}.links WHERE user_id = $1`,
-                [userId],
-              )
-            )[0]?.count ?? 0,
-          );
+/** The statements of schema `s`. */
+export function linkReads(db: PgPool, s: string): LinkReads {
+  const links = linksSql(s);
+  const accountIds = accountIdsSql(s);
+  const count = `SELECT count(*) AS count FROM ${s}.links WHERE user_id = $1`;
   return {
-    rows: rows.map(({ total: _total, ...row }) => ({
-      ...row,
-      created_at: isoTimestamp(row.created_at),
-      last_synced_at: row.last_synced_at === null ? null : isoTimestamp(row.last_synced_at),
-      account_ids: accountIds.get(row.id) ?? [],
-    })),
-    total,
+    async links(userId, page) {
+      const [rows, accounts] = await Promise.all([
+        db.query<LinkRow>(links, [userId, page.limit, page.offset]),
+        db.query<{ link_id: string; id: string }>(accountIds, [userId]),
+      ]);
+      const idsByLink = new Map<string, string[]>();
+      for (const account of accounts) {
+        const ids = idsByLink.get(account.link_id) ?? [];
+        ids.push(account.id);
+        idsByLink.set(account.link_id, ids);
+      }
+      const total =
+        rows.length > 0
+          ? Number(rows[0]?.total)
+          : page.limit === null
+            ? 0
+            : Number((await db.query<{ count: string }>(count, [userId]))[0]?.count ?? 0);
+      return {
+        rows: rows.map(({ total: _total, ...row }) => ({
+          ...row,
+          created_at: isoTimestamp(row.created_at),
+          last_synced_at: row.last_synced_at === null ? null : isoTimestamp(row.last_synced_at),
+          account_ids: idsByLink.get(row.id) ?? [],
+        })),
+        total,
+      };
+    },
   };
 }

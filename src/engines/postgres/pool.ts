@@ -6,17 +6,19 @@
  * not turned into JS numbers or Dates.
  */
 import pg from 'pg';
-import { StoreUnavailableError } from '../../port/read-port.ts';
+import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
+import type { Row, SqlParam } from '../sql/statement.ts';
 
-export type SqlParam = string | number | boolean | null | readonly string[];
-export type Row = Record<string, unknown>;
+/** For the spending module, which imports it from here. */
+export type { SqlParam };
 
 export interface PgPoolOptions {
   /** Connections to the coordinator. */
   poolSize?: number;
   /** A statement running longer is cancelled and fails with StoreUnavailableError (503). */
   queryTimeoutMs?: number;
-  onQuery?: (seconds: number, outcome: 'ok' | 'error' | 'timeout') => void;
+  /** Called after every statement with its duration and outcome (metrics). */
+  onQuery?: (seconds: number, outcome: QueryOutcome) => void;
 }
 
 const identity = (value: string) => value;
@@ -77,7 +79,7 @@ export class PgPool {
   private readonly pool: pg.Pool;
 
   constructor(
-    readonly databaseUrl: string,
+    databaseUrl: string,
     private readonly options: PgPoolOptions = {},
   ) {
     const timeout = options.queryTimeoutMs ?? 0;

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 
-export const SHARD_SERVER_PREFIX = 'shard_';
+const SHARD_SERVER_PREFIX = 'shard_';
 
 /**
  * A one-row view on each shard, seen on the coordinator as `public.shard_probe_<k>`: reading it

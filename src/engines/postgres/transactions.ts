@@ -2,16 +2,15 @@ import { foldedColumn } from '../../contract/derived.ts';
 import { CHANGE_LOG_TABLE } from '../../contract/tables.ts';
 import { changeOf } from '../../port/change-log.ts';
 import {
-  type ChangeRange,
   type DailyTotalRecord,
   LIST_CHUNK_ROWS,
-  type PageWindow,
-  type TransactionChange,
   type TransactionFilters,
+  type TransactionReads,
   type TransactionRecord,
-  type TransactionsPage,
 } from '../../port/read-port.ts';
-import type { PgPool, SqlParam } from './pool.ts';
+import { investmentAccountSql } from '../sql/counted.ts';
+import type { SqlParam } from '../sql/statement.ts';
+import type { PgPool } from './pool.ts';
 
 /**
  * $1 user, $2/$3 transacted_at bounds (NULL: open), $4 account ids, $5 link id ('' none),
@@ -44,34 +43,27 @@ const matching = () => {
 
 const COLUMNS = `t.id, t.external_id, t.account_id, t.transacted_at, t.amount, t.direction,
   t.description, t.merchant_name, t.category, t.subcategory, t.merchant_category_code,
-  t.is_hidden, t.is_internal_transfer, coalesce(t.account_type = 'investment', false) AS is_investment_account`;
+  t.is_hidden, t.is_internal_transfer, ${investmentAccountSql('t')} AS is_investment_account`;
 
-/** The statements of one generation's schema. */
-export class TransactionQueries {
-  private readonly byId: string;
-  private readonly changes: string | null;
-  private readonly page: string;
-  private readonly after: string;
-  private readonly one: string;
-  private readonly dailyTotals: string;
-  private readonly count: string;
-
-  private constructor(
-    private readonly db: PgPool,
-    s: string,
-    /** The lineage's data schema, which holds the change log (null: a cluster without one). */
-    dataSchema: string | null,
-  ) {
-    const where = matching();
-    // $1 user, $2 the last id read (NULL: from the first), $3 how many.
-    this.byId = `SELECT ${COLUMNS} FROM ${s}.transactions t
+/**
+ * The statements of schema `s`, and of the change log in its lineage's data schema
+ * (`dataSchema`; null: a cluster without one).
+ */
+export function transactionReads(
+  db: PgPool,
+  s: string,
+  dataSchema: string | null,
+): TransactionReads {
+  const where = matching();
+  // $1 user, $2 the last id read (NULL: from the first), $3 how many.
+  const byIdSql = `SELECT ${COLUMNS} FROM ${s}.transactions t
       WHERE t.user_id = $1 AND ($2::text IS NULL OR t.id > $2::text) ORDER BY t.id LIMIT $3`;
-    // Net changes over change sets $2 (exclusive) to $3, ids after $4, $5 at most: each as it
-    // was before the range's first entry and after its last (one pushed-down aggregate).
-    this.changes =
-      dataSchema === null
-        ? null
-        : `SELECT id, before, after FROM (
+  // Net changes over change sets $2 (exclusive) to $3, ids after $4, $5 at most: each as it
+  // was before the range's first entry and after its last (one pushed-down aggregate).
+  const changesSql =
+    dataSchema === null
+      ? null
+      : `SELECT id, before, after FROM (
              SELECT l.id, (array_agg(l.before ORDER BY l.seq))[1] AS before,
                (array_agg(l.after ORDER BY l.seq DESC))[1] AS after
              FROM ${dataSchema}.${CHANGE_LOG_TABLE} l
@@ -79,16 +71,16 @@ export class TransactionQueries {
                AND ($4::text IS NULL OR l.id > $4::text)
              GROUP BY l.user_id, l.id) c
            WHERE before IS DISTINCT FROM after ORDER BY id LIMIT $5`;
-    this.page = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
+  const pageSql = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
       ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11 OFFSET $12`;
-    // The unpaginated list, a chunk at a time: $11 chunk size, $12/$13 the last row read.
-    this.after = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
+  // The unpaginated list, a chunk at a time: $11 chunk size, $12/$13 the last row read.
+  const afterSql = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE ${where}
       AND ($12::date IS NULL OR t.transacted_at < $12::date
            OR (t.transacted_at = $12::date AND t.id < $13::text))
       ORDER BY t.transacted_at DESC, t.id DESC LIMIT $11`;
-    this.one = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE t.user_id = $1 AND t.id = $2`;
-    // The page's days (from its oldest, $11, to its newest, $12), each over every match.
-    this.dailyTotals = `
+  const oneSql = `SELECT ${COLUMNS} FROM ${s}.transactions t WHERE t.user_id = $1 AND t.id = $2`;
+  // The page's days (from its oldest, $11, to its newest, $12), each over every match.
+  const dailyTotalsSql = `
       SELECT t.transacted_at AS date,
              coalesce(sum(t.amount) FILTER (WHERE t.direction = 'DEBIT'), 0) AS debits,
              coalesce(sum(t.amount) FILTER (WHERE t.direction = 'CREDIT'), 0) AS credits,
@@ -96,107 +88,86 @@ export class TransactionQueries {
       FROM ${s}.transactions t
       WHERE ${where} AND t.transacted_at BETWEEN $11::date AND $12::date
       GROUP BY t.user_id, t.transacted_at`;
-    this.count = `SELECT count(*) AS count FROM ${s}.transactions t WHERE ${where} GROUP BY t.user_id`;
-  }
+  const countSql = `SELECT count(*) AS count FROM ${s}.transactions t WHERE ${where} GROUP BY t.user_id`;
 
-  /** The statements of schema `s`, and of the change log in its lineage's `dataSchema`. */
-  static of(db: PgPool, s: string, dataSchema: string | null): TransactionQueries {
-    return new TransactionQueries(db, s, dataSchema);
-  }
-
-  async transactionCount(userId: string, filters: TransactionFilters): Promise<number> {
-    const [row] = await this.db.query<{ count: string }>(
-      this.count,
-      matchingParams(userId, filters),
-    );
+  const transactionCount = async (userId: string, filters: TransactionFilters) => {
+    const [row] = await db.query<{ count: string }>(countSql, matchingParams(userId, filters));
     return Number(row?.count ?? 0);
-  }
+  };
 
-  async transactions(
-    userId: string,
-    filters: TransactionFilters,
-    page: PageWindow,
-  ): Promise<TransactionsPage> {
-    const params = matchingParams(userId, filters);
-    const [rows, total] = await Promise.all([
-      this.db.query<TransactionRecord & Record<string, unknown>>(this.page, [
-        ...params,
-        page.limit,
-        page.offset,
-      ]),
-      page.limit === null ? null : this.transactionCount(userId, filters),
-    ]);
-    const newest = rows[0];
-    const oldest = rows.at(-1);
-    const daily =
-      newest && oldest
-        ? await this.db.query<{ date: string; debits: string; credits: string; count: string }>(
-            this.dailyTotals,
-            [...params, oldest.transacted_at, newest.transacted_at],
-          )
-        : [];
-    return {
-      rows,
-      total: total ?? rows.length,
-      // Sorted here: an ORDER BY would keep the planner from summing on the shard.
-      dailyTotals: daily
-        .map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) }))
-        .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)),
-    };
-  }
+  return {
+    transactionCount,
 
-  /**
-   * Keyset chunks, newest first: each chunk resumes after the last row of the one before, and
-   * is one statement (the time limit applies to each; the connection goes back between them).
-   */
-  async *transactionChunks(
-    userId: string,
-    filters: TransactionFilters,
-    chunkSize = LIST_CHUNK_ROWS,
-  ): AsyncIterable<TransactionRecord[]> {
-    const params = matchingParams(userId, filters);
-    let last: TransactionRecord | undefined;
-    for (;;) {
-      const rows = await this.db.query<TransactionRecord & Record<string, unknown>>(this.after, [
-        ...params,
-        chunkSize,
-        last?.transacted_at ?? null,
-        last?.id ?? null,
+    async transactions(userId, filters, page) {
+      const params = matchingParams(userId, filters);
+      const [rows, total] = await Promise.all([
+        db.query<TransactionRecord & Record<string, unknown>>(pageSql, [
+          ...params,
+          page.limit,
+          page.offset,
+        ]),
+        page.limit === null ? null : transactionCount(userId, filters),
       ]);
-      if (rows.length > 0) yield rows;
-      if (rows.length < chunkSize) return;
-      last = rows.at(-1);
-    }
-  }
+      const newest = rows[0];
+      const oldest = rows.at(-1);
+      const daily =
+        newest && oldest
+          ? await db.query<{ date: string; debits: string; credits: string; count: string }>(
+              dailyTotalsSql,
+              [...params, oldest.transacted_at, newest.transacted_at],
+            )
+          : [];
+      return {
+        rows,
+        total: total ?? rows.length,
+        // Sorted here: an ORDER BY would keep the planner from summing on the shard.
+        dailyTotals: daily
+          .map((row): DailyTotalRecord => ({ ...row, count: Number(row.count) }))
+          .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)),
+      };
+    },
 
-  transactionsById(
-    userId: string,
-    after: string | null,
-    limit: number,
-  ): Promise<TransactionRecord[]> {
-    return this.db.query<TransactionRecord & Record<string, unknown>>(this.byId, [
-      userId,
-      after,
-      limit,
-    ]);
-  }
+    /**
+     * Keyset chunks, newest first: each chunk resumes after the last row of the one before,
+     * and is one statement (the time limit applies to each; the connection goes back between
+     * them).
+     */
+    async *transactionChunks(userId, filters) {
+      const params = matchingParams(userId, filters);
+      let last: TransactionRecord | undefined;
+      for (;;) {
+        const rows = await db.query<TransactionRecord & Record<string, unknown>>(afterSql, [
+          ...params,
+          LIST_CHUNK_ROWS,
+          last?.transacted_at ?? null,
+          last?.id ?? null,
+        ]);
+        if (rows.length > 0) yield rows;
+        if (rows.length < LIST_CHUNK_ROWS) return;
+        last = rows.at(-1);
+      }
+    },
 
-  async transactionChanges(userId: string, range: ChangeRange): Promise<TransactionChange[]> {
-    if (this.changes === null) return [];
-    const rows = await this.db.query<{ id: string; before: string | null; after: string | null }>(
-      this.changes,
-      [userId, range.from, range.to, range.after, range.limit],
-    );
-    return rows.map(changeOf);
-  }
+    transactionsById: (userId, after, limit) =>
+      db.query<TransactionRecord & Record<string, unknown>>(byIdSql, [userId, after, limit]),
 
-  async transaction(userId: string, id: string): Promise<TransactionRecord | null> {
-    const [row] = await this.db.query<TransactionRecord & Record<string, unknown>>(this.one, [
-      userId,
-      id,
-    ]);
-    return row ?? null;
-  }
+    async transactionChanges(userId, range) {
+      if (changesSql === null) return [];
+      const rows = await db.query<{ id: string; before: string | null; after: string | null }>(
+        changesSql,
+        [userId, range.from, range.to, range.after, range.limit],
+      );
+      return rows.map(changeOf);
+    },
+
+    async transaction(userId, id) {
+      const [row] = await db.query<TransactionRecord & Record<string, unknown>>(oneSql, [
+        userId,
+        id,
+      ]);
+      return row ?? null;
+    },
+  };
 }
 
 /** The parameters of the matching conditions, in order. */

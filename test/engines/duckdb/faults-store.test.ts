@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
-import { DuckDbPort } from '../../../src/engines/duckdb/port.ts';
+import { type DuckDbPort, openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
 import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import {
   LIST_CHUNK_ROWS,
@@ -104,7 +104,7 @@ describe('a list that fails once it has started', () => {
   beforeAll(async () => {
     const demo = await demoStoreCopy(DEMO_USERS.slice(0, 1));
     token = demo.tokens[0] as string;
-    port = await DuckDbPort.open(demo.path);
+    port = await openDuckDbPort(demo.path);
     const faulty = new (class extends DelegatingPort {
       override transactionChunks(userId: string, filters: TransactionFilters) {
         const inner = port.transactionChunks(userId, filters);
@@ -283,7 +283,7 @@ describe('reads past the query time limit', () => {
   it('applies to each read of a list: an interrupted list is a 503 or cut short, never a 200', async () => {
     const demo = await demoStoreCopy(DEMO_USERS.slice(0, 1));
     const token = demo.tokens[0] as string;
-    const port = await DuckDbPort.open(demo.path, { queryTimeoutMs: 10_000 });
+    const port = await openDuckDbPort(demo.path, { queryTimeoutMs: 10_000 });
     const options = (port.pool as unknown as { options: { queryTimeoutMs: number } }).options;
     let limitMs = 10_000;
     // The list's own reads run under `limitMs`; the count, the accounts and the token under

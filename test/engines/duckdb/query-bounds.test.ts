@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
-import { DuckDbPort } from '../../../src/engines/duckdb/port.ts';
+import { type DuckDbPort, openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
 import { StoreUnavailableError } from '../../../src/port/read-port.ts';
 import { bearer, configOf, DEMO_TODAY, demoStoreCopy } from '../../helpers/server.ts';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 describe('per-query time limit', () => {
   let store: DuckDbPort;
   beforeAll(async () => {
-    store = await DuckDbPort.open(path, { poolSize: 1, queryTimeoutMs: 300 });
+    store = await openDuckDbPort(path, { poolSize: 1, queryTimeoutMs: 300 });
   });
   afterAll(() => store.close());
 
@@ -62,7 +62,7 @@ describe('per-query time limit', () => {
 
 describe('memory limit', () => {
   it('a query that exhausts DUCKDB_MEMORY_LIMIT answers 503, not 500', async () => {
-    const store = await DuckDbPort.open(path, {
+    const store = await openDuckDbPort(path, {
       poolSize: 1,
       memoryLimit: '20MB',
       maxTempSize: '1MB',
@@ -83,7 +83,7 @@ describe('memory limit', () => {
 
 describe('connection queue bound', () => {
   it('callers beyond DB_MAX_QUEUE waiting for a connection get 503 at once', async () => {
-    const store = await DuckDbPort.open(path, { poolSize: 1, maxQueue: 1 });
+    const store = await openDuckDbPort(path, { poolSize: 1, maxQueue: 1 });
     const first = store.pool.query(BRIEF_SQL);
     const second = store.pool.query(BRIEF_SQL);
     await expect(store.pool.query(BRIEF_SQL)).rejects.toThrow(/saturated/);
@@ -95,7 +95,7 @@ describe('connection queue bound', () => {
 describe('DuckDB is locked down', () => {
   let store: DuckDbPort;
   beforeAll(async () => {
-    store = await DuckDbPort.open(path, { poolSize: 1, threads: 1, memoryLimit: '256MB' });
+    store = await openDuckDbPort(path, { poolSize: 1, threads: 1, memoryLimit: '256MB' });
   });
   afterAll(() => store.close());
 
@@ -120,7 +120,7 @@ describe('DuckDB is locked down', () => {
 
 describe('closing the store', () => {
   it('lets a running query finish, then refuses new ones', async () => {
-    const store = await DuckDbPort.open(path, { poolSize: 2 });
+    const store = await openDuckDbPort(path, { poolSize: 2 });
     const running = store.pool.query<{ n: string }>(BRIEF_SQL);
     const closed = store.close();
     await expect(running).resolves.toHaveLength(1);
@@ -131,7 +131,7 @@ describe('closing the store', () => {
 
 describe('load shedding', () => {
   it('past the event-loop delay threshold only a client already busy is shed; others and the probes are served', async () => {
-    const store = await DuckDbPort.open(path, { poolSize: 1 });
+    const store = await openDuckDbPort(path, { poolSize: 1 });
     const app = await buildApp({
       store,
       clock: createClock(DEMO_TODAY),

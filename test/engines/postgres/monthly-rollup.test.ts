@@ -12,7 +12,7 @@ import {
 import { shapeSpendingAnalysis } from '../../../src/domain/spending/shape.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import { spendingAggregates } from '../../../src/engines/duckdb/spending.ts';
-import { PostgresPort } from '../../../src/engines/postgres/port.ts';
+import { openPostgresPort, type PostgresPort } from '../../../src/engines/postgres/port.ts';
 import {
   createTestDatabase,
   expectOnUserShard,
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
   await loadStoreFile(databaseUrl, dense.databasePath);
   pool = new RecordingPool(databaseUrl);
-  port = await PostgresPort.open(pool);
+  port = await openPostgresPort(pool);
   duckdb = await DuckDbPool.open(dense.databasePath, { poolSize: 2 });
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpendingQuery } from '../../../src/domain/spending/model.ts';
-import { PostgresPort } from '../../../src/engines/postgres/port.ts';
+import { openPostgresPort, type PostgresPort } from '../../../src/engines/postgres/port.ts';
 import type { TransactionFilters } from '../../../src/port/read-port.ts';
 import {
   createTestDatabase,
@@ -61,7 +61,7 @@ beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
   await loadStoreFile(databaseUrl, await buildDemoStore());
   pool = new RecordingPool(databaseUrl);
-  port = await PostgresPort.open(pool);
+  port = await openPostgresPort(pool);
 });
 afterAll(() => pool?.close());
 

@@ -1,24 +1,22 @@
-/** The user's accounts and their balance snapshots: accounts, balances, history, liabilities. */
-
-import { type AccountType, LIABILITY_ACCOUNT_TYPES } from '../../domain/taxonomy.ts';
+/** The user's balance snapshots: each account's latest, and their history. */
+import type { AccountType } from '../../domain/taxonomy.ts';
 import type {
-  AccountRecord,
   BalancePointRecord,
   LatestBalanceRecord,
-  LiabilityRecord,
+  StoreAdapter,
 } from '../../port/read-port.ts';
 import { sqlString } from '../sql/literals.ts';
 import type { DuckDbPool } from './pool.ts';
 
 /** An SQL list of account types, for `type IN (...)`. */
-const accountTypesSql = (types: readonly AccountType[]) => types.map(sqlString).join(', ');
+export const accountTypesSql = (types: readonly AccountType[]) => types.map(sqlString).join(', ');
 
 /**
  * A subquery (in parentheses) holding the latest balance snapshot of each account of the user
  * ($1), or only of its accounts of the given types: `account_id` and the given columns of
  * `balances`, to LEFT JOIN on `account_id`. Ties on as_of cannot occur: one row a day.
  */
-function latestBalancesSql(
+export function latestBalancesSql(
   columns: readonly string[],
   accountTypes?: readonly AccountType[],
 ): string {
@@ -31,15 +29,6 @@ function latestBalancesSql(
   )`;
 }
 
-/** $1 user. */
-const ACCOUNTS_SQL = `
-  SELECT id, link_id, name, mask, type, subtype, currency
-  FROM accounts WHERE user_id = $1 ORDER BY id`;
-
-export function accounts(db: DuckDbPool, userId: string): Promise<AccountRecord[]> {
-  return db.query<AccountRecord & Record<string, unknown>>(ACCOUNTS_SQL, [userId]);
-}
-
 /** Each account of the user ($1) with its latest snapshot. */
 const LATEST_BALANCES_SQL = `
   SELECT a.id AS account_id, a.link_id, a.name, a.mask, a.type, a.subtype, a.currency,
@@ -49,10 +38,6 @@ const LATEST_BALANCES_SQL = `
     ON b.account_id = a.id
   WHERE a.user_id = $1
   ORDER BY a.id`;
-
-export function latestBalances(db: DuckDbPool, userId: string): Promise<LatestBalanceRecord[]> {
-  return db.query<LatestBalanceRecord & Record<string, unknown>>(LATEST_BALANCES_SQL, [userId]);
-}
 
 /**
  * For every (day, account of the user): the latest snapshot on or before that day.
@@ -68,30 +53,14 @@ const BALANCE_HISTORY_SQL = `
   ASOF LEFT JOIN balances b ON b.account_id = g.account_id AND g.end_date >= b.as_of
   ORDER BY g.end_date, g.account_id`;
 
-export function balanceHistory(
+/** The history joins the user's accounts itself: it never asks for them. */
+export function balanceReads(
   db: DuckDbPool,
-  userId: string,
-  days: readonly string[],
-): Promise<BalancePointRecord[]> {
-  return db.query<BalancePointRecord & Record<string, unknown>>(BALANCE_HISTORY_SQL, [
-    userId,
-    days,
-  ]);
-}
-
-/** $1 user. */
-const LIABILITIES_SQL = `
-  SELECT a.id AS account_id, a.name AS account_name, a.type AS account_type,
-         a.subtype AS account_subtype, l.kind, l.apr, l.minimum_payment, l.next_payment_due_date,
-         l.last_payment_amount, l.last_payment_date, l.original_principal,
-         b.current AS current_balance, b.as_of
-  FROM accounts a
-  LEFT JOIN liabilities l ON l.account_id = a.id
-  LEFT JOIN ${latestBalancesSql(['current', 'as_of'], LIABILITY_ACCOUNT_TYPES)} b
-    ON b.account_id = a.id
-  WHERE a.user_id = $1 AND a.type IN (${accountTypesSql(LIABILITY_ACCOUNT_TYPES)})
-  ORDER BY a.id`;
-
-export function liabilities(db: DuckDbPool, userId: string): Promise<LiabilityRecord[]> {
-  return db.query<LiabilityRecord & Record<string, unknown>>(LIABILITIES_SQL, [userId]);
+): Pick<StoreAdapter, 'latestBalances' | 'balanceHistory'> {
+  return {
+    latestBalances: (userId) =>
+      db.query<LatestBalanceRecord & Record<string, unknown>>(LATEST_BALANCES_SQL, [userId]),
+    balanceHistory: (userId, days) =>
+      db.query<BalancePointRecord & Record<string, unknown>>(BALANCE_HISTORY_SQL, [userId, days]),
+  };
 }
