@@ -282,7 +282,14 @@ export async function runIngest(options: {
     const cursors = new Map(
       changed.map((user) => [
         user,
-        encodeCursor(state.key, user, { lineage: state.lineage, from: 0, to: null, after: null }),
+        encodeCursor(state.key, user, {
+          lineage: state.lineage,
+          from: 0,
+          fromGeneration: state.lineage,
+          to: null,
+          toGeneration: null,
+          after: null,
+        }),
       ]),
     );
     const after = sync(

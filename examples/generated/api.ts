@@ -131,7 +131,7 @@ export interface paths {
         };
         /**
          * Sync transactions
-         * @description What changed in the user’s transactions since a cursor: `added`, `modified` (as the list shows them) and `removed` (ids), the net change between the data the cursor stands at and the current data, `count` changes a page, by transaction id. Without a cursor every current transaction is added. While `has_more` is true, ask again with `next_cursor`: every page of one sync reads the data it started on, even if newer data is published meanwhile. Once `has_more` is false, keep `next_cursor`: the next sync starts there. Following the cursors from none to the end reproduces the unpaginated list exactly; syncing again from the last cursor yields exactly what changed since. A cursor older than the change log the store keeps (or issued before the store was rebuilt in full) answers 410: sync again without one. A cursor that is not one of ours (edited, truncated, another user’s) answers 422.
+         * @description What changed in the user’s transactions since a cursor: `added`, `modified` (as the list shows them) and `removed` (ids), the net change between the data the cursor stands at and the current data, `count` changes a page, by transaction id. Without a cursor every current transaction is added. While `has_more` is true, ask again with `next_cursor`: every page of one sync reads the data it started on, even if newer data is published meanwhile. Once `has_more` is false, keep `next_cursor`: the next sync starts there. Following the cursors from none to the end reproduces the unpaginated list exactly; syncing again from the last cursor yields exactly what changed since. A cursor the store’s history no longer leads to answers 410: sync again without one. That is a cursor older than the change log the store keeps, one issued before the store was rebuilt in full, and one issued after the point a store was restored to (a restored copy, a rolled-back sequence of change sets: what the client holds may be gone). A cursor that is not one of ours (edited, truncated, another user’s) answers 422. Each page names the generation it was read at in `X-Store-Generation`: while a sync is under way, the one it started on.
          */
         get: operations["syncTransactions"];
         put?: never;
@@ -2122,7 +2122,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "This cursor is older than the change log this store keeps (or the store was rebuilt since): sync again without a cursor."
+                     *       "detail": "This cursor is older than the change log this store keeps, or the store was rebuilt or restored since: sync again without a cursor."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];

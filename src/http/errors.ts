@@ -13,11 +13,12 @@ import { applySecurityHeaders, SECURITY_HEADERS } from './security.ts';
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * The 410's detail: only the sync feed answers 410, for a cursor older than the change log the
- * store keeps; it says what the client does next.
+ * The 410's detail: only the sync feed answers 410, for a cursor the store's history no longer
+ * leads to (older than the change log it keeps, a full rebuild, a restore); it says what the
+ * client does next.
  */
 export const SYNC_GONE =
-  'This cursor is older than the change log this store keeps (or the store was rebuilt since): sync again without a cursor.';
+  'This cursor is older than the change log this store keeps, or the store was rebuilt or restored since: sync again without a cursor.';
 
 /** When to try again after a request that arrived while the server was shutting down. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;

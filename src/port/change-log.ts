@@ -23,3 +23,22 @@ export function changeOf(row: {
 export function cursorKeyOf(stored: string | null | undefined, generation: string): string {
   return stored || createHash('sha256').update(`sync:${generation}`).digest('base64url');
 }
+
+/**
+ * The generations of a lineage's change sets 0 to `seq` (SyncState.generations): the lineage's
+ * own (the full build's) first, then each applied one's, from the store's record of them.
+ */
+export function generationsOf(
+  lineage: string,
+  seq: number,
+  applied: readonly { seq: number | string; generation: string }[],
+): string[] {
+  const generations = [lineage];
+  for (const change of applied) generations[Number(change.seq)] = change.generation;
+  for (let k = 1; k <= seq; k++) {
+    if (generations[k] === undefined) {
+      throw new Error(`the store records no generation for its change set ${k} of ${seq}`);
+    }
+  }
+  return generations.slice(0, seq + 1);
+}

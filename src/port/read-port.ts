@@ -184,9 +184,19 @@ export interface SyncState {
   lineage: string;
   seq: number;
   logFloor: number;
+  /**
+   * The generation each change set of the lineage published, by number: `generations[0]` the
+   * full build's (the lineage), `generations[seq]` this one's. A cursor names the generation it
+   * stands at, so a store whose history went another way since (a restored copy, a rolled-back
+   * sequence) is told from the one the cursor came from.
+   */
+  generations: readonly string[];
   /** The secret sync cursors are signed with (the same for every generation and replica). */
   cursorKey: string;
 }
+
+/** Where the data a store publishes now stands: its lineage and change set number. */
+export type PublishedSync = Pick<SyncState, 'lineage' | 'seq'>;
 
 /** Change sets `from` (exclusive) to `to` (inclusive), for ids after `after`, `limit` at most. */
 export interface ChangeRange {
@@ -218,6 +228,11 @@ export interface StoreLifecycle {
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * What the store publishes now, which may be newer than this port's generation (a cluster's
+   * replica follows its coordinator a moment later; a file is its own).
+   */
+  publishedSync(): Promise<PublishedSync>;
 }
 
 /** Bearer tokens (authentication). */

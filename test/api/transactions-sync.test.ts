@@ -326,7 +326,16 @@ describe('GET /v2/users/transactions/sync', () => {
         { kind: 'remove', pick: 3 },
         { kind: 'add', user: 0, day: 3, account: 'chk', cents: 777, category: 0 },
       ]);
+      const startedOn = store.store.current.generation;
       await store.apply(files);
+      if (first.has_more) {
+        // A page of the sync under way names the generation it reads: the one it started on.
+        const pinned = await get(
+          `/v2/users/transactions/sync?count=3&cursor=${encodeURIComponent(first.next_cursor)}`,
+        );
+        expect(pinned.headers['x-store-generation']).toBe(startedOn);
+        expect(startedOn).not.toBe(store.store.current.generation);
+      }
       const rest = await syncAll(first.next_cursor, 3);
       if (start === null) {
         expect(byId([...first.added, ...rest.added])).toEqual(byId([...then.values()]));

@@ -145,6 +145,9 @@ export class DelegatingPort implements ReadPort {
   close() {
     return this.inner.close();
   }
+  publishedSync() {
+    return this.read('publishedSync', () => this.inner.publishedSync());
+  }
   tokenOwner(tokenHash: string) {
     return this.read('tokenOwner', () => this.inner.tokenOwner(tokenHash));
   }

@@ -26,7 +26,8 @@ function adapterWith(given: Partial<StoreAdapter>): { adapter: StoreAdapter; rea
   };
   const fallback: StoreAdapter = {
     generation: 'g1',
-    sync: { lineage: 'g1', seq: 0, logFloor: 0, cursorKey: 'key' },
+    sync: { lineage: 'g1', seq: 0, logFloor: 0, generations: ['g1'], cursorKey: 'key' },
+    publishedSync: unexpected('publishedSync'),
     ping: unexpected('ping'),
     close: unexpected('close'),
     liveTokenOwner: unexpected('liveTokenOwner'),

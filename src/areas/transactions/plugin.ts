@@ -13,7 +13,7 @@ import {
 } from '../../http/fastapi/index.ts';
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
 import { pageRequest, paginated } from '../../http/pagination.ts';
-import { markRevalidatable } from '../../http/revalidation.ts';
+import { GENERATION_HEADER, markRevalidatable } from '../../http/revalidation.ts';
 import {
   ErrorDetail,
   notFoundResponse,
@@ -136,7 +136,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
           'What changed in the user’s transactions since a cursor: `added`, `modified` (as the list shows them) and `removed` (ids), the net change between the data the cursor stands at and the current data, `count` changes a page, by transaction id. ' +
           'Without a cursor every current transaction is added. While `has_more` is true, ask again with `next_cursor`: every page of one sync reads the data it started on, even if newer data is published meanwhile. Once `has_more` is false, keep `next_cursor`: the next sync starts there. ' +
           'Following the cursors from none to the end reproduces the unpaginated list exactly; syncing again from the last cursor yields exactly what changed since. ' +
-          'A cursor older than the change log the store keeps (or issued before the store was rebuilt in full) answers 410: sync again without one. A cursor that is not one of ours (edited, truncated, another user’s) answers 422.',
+          'A cursor the store’s history no longer leads to answers 410: sync again without one. That is a cursor older than the change log the store keeps, one issued before the store was rebuilt in full, and one issued after the point a store was restored to (a restored copy, a rolled-back sequence of change sets: what the client holds may be gone). A cursor that is not one of ours (edited, truncated, another user’s) answers 422. Each page names the generation it was read at in `X-Store-Generation`: while a sync is under way, the one it started on.',
         tags: ['transactions'],
         querystring: TransactionSyncQuery,
         response: {
@@ -152,18 +152,22 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
       const raw = request.query.cursor;
       let cursor: CursorState | null = null;
       if (raw) {
-        cursor = decodeCursor(store.sync.cursorKey, userId, raw);
-        if (!cursor) {
+        const decoded = decodeCursor(store.sync.cursorKey, userId, raw);
+        if (!decoded) {
           throw new RequestValidationError([
             valueError('cursor', 'invalid cursor', lastRawValue(request, 'cursor')),
           ]);
         }
+        if (decoded === 'stale') return sendDetail(reply, 410, SYNC_GONE);
+        cursor = decoded;
       }
       const page = await syncPage(store, userId, cursor, request.query.count ?? SYNC_COUNT_DEFAULT);
       if (page === 'gone') return sendDetail(reply, 410, SYNC_GONE);
       if (page === 'ahead') {
         throw new StoreUnavailableError('the cursor is ahead of the data this replica serves');
       }
+      // A page of a sync under way reads the generation the sync started on, and says so.
+      reply.header(GENERATION_HEADER, page.generation);
       return {
         added: page.added.map(listedTransaction),
         modified: page.modified.map(listedTransaction),

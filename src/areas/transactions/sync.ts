@@ -15,12 +15,19 @@ export interface CursorState {
   lineage: string;
   /** The change set the client's copy stands at; null: it holds nothing yet. */
   from: number | null;
+  /** The generation that change set published (null with `from`). */
+  fromGeneration: string | null;
   /** While a sync is under way: the change set it reads up to, and the last id it sent. */
   to: number | null;
+  toGeneration: string | null;
   after: string | null;
 }
 
-const VERSION = 1;
+/**
+ * 2: a cursor names the generation of each change set it stands at. A cursor of version 1
+ * (without them) is read, and answers 410: its store's history cannot be checked against it.
+ */
+const VERSION = 2;
 const MAC_BYTES = 16;
 
 function mac(key: string, userId: string, payload: string): Buffer {
@@ -28,17 +35,33 @@ function mac(key: string, userId: string, payload: string): Buffer {
 }
 
 export function encodeCursor(key: string, userId: string, state: CursorState): string {
-  const payload = Buffer.from(
-    JSON.stringify([VERSION, state.lineage, state.from, state.to, state.after]),
-  ).toString('base64url');
+  const fields = [
+    VERSION,
+    state.lineage,
+    state.from,
+    state.fromGeneration,
+    state.to,
+    state.toGeneration,
+    state.after,
+  ];
+  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
   return `${payload}.${mac(key, userId, payload).toString('base64url')}`;
 }
 
 const isSeq = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isText = (value: unknown): value is string | null =>
+  value === null || typeof value === 'string';
 
-/** The cursor's state, or null when it is not one this store signed for this user. */
-export function decodeCursor(key: string, userId: string, text: string): CursorState | null {
+/**
+ * The cursor's state, or null when it is not one this store signed for this user; `'stale'`
+ * for one of an earlier version this store signed (it must start over).
+ */
+export function decodeCursor(
+  key: string,
+  userId: string,
+  text: string,
+): CursorState | 'stale' | null {
   const [payload, signature, ...rest] = text.split('.');
   if (!payload || !signature || rest.length > 0) return null;
   const expected = mac(key, userId, payload);
@@ -50,20 +73,28 @@ export function decodeCursor(key: string, userId: string, text: string): CursorS
   } catch {
     return null;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 5 || parsed[0] !== VERSION) return null;
-  const [, lineage, from, to, after] = parsed as unknown[];
+  if (!Array.isArray(parsed)) return null;
+  if (parsed[0] === 1 && parsed.length === 5) return 'stale';
+  if (parsed.length !== 7 || parsed[0] !== VERSION) return null;
+  const [, lineage, from, fromGeneration, to, toGeneration, after] = parsed as unknown[];
   if (typeof lineage !== 'string') return null;
   if (from !== null && !isSeq(from)) return null;
   if (to !== null && !isSeq(to)) return null;
-  if (after !== null && typeof after !== 'string') return null;
-  return { lineage, from, to, after };
+  if (!isText(fromGeneration) || !isText(toGeneration) || !isText(after)) return null;
+  if ((from === null) !== (fromGeneration === null) || (to === null) !== (toGeneration === null)) {
+    return null;
+  }
+  return { lineage, from, fromGeneration, to, toGeneration, after };
 }
 
 /** Why a cursor cannot be followed here. */
 export type SyncRefusal =
-  /** Older than the kept change log, or of a lineage replaced by a full build: start again. */
+  /**
+   * Start again: older than the kept change log, of a lineage replaced by a full build, or of a
+   * history the store's differs from (a restored copy, a rolled-back sequence).
+   */
   | 'gone'
-  /** Ahead of the generation this replica serves (another replica is already on a newer one). */
+  /** Ahead of the generation this replica serves (another one already serves a newer one). */
   | 'ahead';
 
 export interface SyncPage {
@@ -72,6 +103,35 @@ export interface SyncPage {
   removed: { id: string }[];
   next: CursorState;
   hasMore: boolean;
+  /** The generation the page was read at (the one the sync started on). */
+  generation: string;
+}
+
+/**
+ * Whether the cursor's history is the store's: each change set it names published, here, the
+ * generation it names. Null when it is; else why not. A change set past this generation's is
+ * `ahead` only while the store publishes it already (a replica a moment behind its
+ * coordinator); otherwise the store went back (a restore) and the cursor is `gone`.
+ */
+async function refusal(port: ReadPort, cursor: CursorState): Promise<SyncRefusal | null> {
+  const { sync } = port;
+  if (cursor.lineage !== sync.lineage) return 'gone';
+  const named = [
+    [cursor.from, cursor.fromGeneration],
+    [cursor.to, cursor.toGeneration],
+  ] as const;
+  let newest = -1;
+  for (const [seq, generation] of named) {
+    if (seq === null) continue;
+    if (seq > sync.seq) newest = Math.max(newest, seq);
+    else if (sync.generations[seq] !== generation) return 'gone';
+  }
+  if (newest >= 0) {
+    const published = await port.publishedSync();
+    return published.lineage === sync.lineage && published.seq >= newest ? 'ahead' : 'gone';
+  }
+  if (cursor.from !== null && cursor.from < sync.logFloor) return 'gone';
+  return null;
 }
 
 /**
@@ -85,18 +145,28 @@ export async function syncPage(
   count: number,
 ): Promise<SyncPage | SyncRefusal> {
   const { sync } = port;
+  if (cursor) {
+    const refused = await refusal(port, cursor);
+    if (refused) return refused;
+  }
   const from = cursor ? cursor.from : null;
   const to = cursor?.to ?? sync.seq;
   const after = cursor?.after ?? null;
-  if (cursor && cursor.lineage !== sync.lineage) return 'gone';
-  if (to > sync.seq || (from !== null && from > sync.seq)) return 'ahead';
-  if (from !== null && from < sync.logFloor) return 'gone';
+  const generationAt = (seq: number) => sync.generations[seq] as string;
   const page: SyncPage = {
     added: [],
     modified: [],
     removed: [],
-    next: { lineage: sync.lineage, from: to, to: null, after: null },
+    next: {
+      lineage: sync.lineage,
+      from: to,
+      fromGeneration: generationAt(to),
+      to: null,
+      toGeneration: null,
+      after: null,
+    },
     hasMore: false,
+    generation: generationAt(to),
   };
   let ids: string[];
   if (from === null) {
@@ -118,7 +188,14 @@ export async function syncPage(
   }
   if (ids.length > count) {
     page.hasMore = true;
-    page.next = { lineage: sync.lineage, from, to, after: ids[count - 1] as string };
+    page.next = {
+      lineage: sync.lineage,
+      from,
+      fromGeneration: from === null ? null : generationAt(from),
+      to,
+      toGeneration: generationAt(to),
+      after: ids[count - 1] as string,
+    };
   }
   return page;
 }

@@ -4,8 +4,8 @@
  * of the area's reads over the pool.
  */
 import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
-import { STORE_META_TABLE, TABLE_NAMES } from '../../contract/tables.ts';
-import { cursorKeyOf } from '../../port/change-log.ts';
+import { CHANGE_SETS_TABLE, STORE_META_TABLE, TABLE_NAMES } from '../../contract/tables.ts';
+import { cursorKeyOf, generationsOf } from '../../port/change-log.ts';
 import { memoizedPort } from '../../port/memo.ts';
 import { type ReadPort, StoreFormatError, type SyncState } from '../../port/read-port.ts';
 import { FollowedTokens } from '../../tokens/followed-tokens.ts';
@@ -38,13 +38,23 @@ export interface DuckDbPort extends ReadPort {
  * The store's place among change sets (store_meta); a store built before change sets is the
  * start of its own lineage.
  */
-function syncStateOf(row: Record<string, unknown> | undefined, poolGeneration: string): SyncState {
-  const generation = String(row?.generation ?? poolGeneration);
+async function syncStateOf(
+  pool: DuckDbPool,
+  row: Record<string, unknown> | undefined,
+): Promise<SyncState> {
+  const generation = String(row?.generation ?? pool.generation);
   const key = row?.cursor_key;
+  const lineage = typeof row?.lineage === 'string' ? row.lineage : generation;
+  const seq = Number(row?.seq ?? 0);
+  const applied = await pool.query<{ seq: number; generation: string }>(
+    `SELECT seq, generation FROM ${CHANGE_SETS_TABLE} WHERE seq <= $1::INTEGER ORDER BY seq`,
+    [seq],
+  );
   return {
-    lineage: typeof row?.lineage === 'string' ? row.lineage : generation,
-    seq: Number(row?.seq ?? 0),
+    lineage,
+    seq,
     logFloor: Number(row?.log_floor ?? 0),
+    generations: generationsOf(lineage, seq, applied),
     cursorKey: cursorKeyOf(typeof key === 'string' ? key : null, generation),
   };
 }
@@ -66,7 +76,7 @@ export async function openDuckDbPort(
     if (problem) throw new StoreFormatError(path, problem);
     // How the spending analysis reads (the store's fastest).
     const spendingReads = await spendingReadsOf(pool);
-    const sync = syncStateOf(meta, pool.generation);
+    const sync = await syncStateOf(pool, meta);
     followed ??= await FollowedTokens.open(tokensPathFor(path));
     const fileTokens = followed;
     const port = memoizedPort({
@@ -74,6 +84,8 @@ export async function openDuckDbPort(
       sync,
       // The store answers, and its file is intact as far as can be told (DuckDbPool.ping).
       ping: () => pool.ping(),
+      // The file is what is published: a newer one is another port.
+      publishedSync: async () => sync,
       close: () => {
         if (tokens === undefined) fileTokens.close();
         return pool.close();

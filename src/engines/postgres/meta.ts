@@ -94,6 +94,10 @@ export const TOKEN_NOTIFY_PRESENT_SQL = `SELECT count(*) = 2 AS live FROM pg_tri
  */
 export const CURRENT_GENERATION_SQL = 'SELECT * FROM public.store_meta';
 
+/** The generations a lineage's change sets published ($1 its data schema, $2 up to this one). */
+export const CHANGE_SETS_SQL = `SELECT seq, generation FROM public.change_sets
+  WHERE data_schema = $1 AND seq <= $2 ORDER BY seq`;
+
 /** The current generation's place in its lineage, and the sync cursors' key. */
 export const SYNC_STATE_SQL = `SELECT m.lineage, m.data_schema, m.seq, m.log_floor, k.key AS cursor_key
   FROM public.store_meta m LEFT JOIN public.sync_key k ON true`;

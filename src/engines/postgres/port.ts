@@ -7,10 +7,11 @@
  * reads over the pool and the generation's schema.
  */
 import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
-import { cursorKeyOf } from '../../port/change-log.ts';
+import { cursorKeyOf, generationsOf } from '../../port/change-log.ts';
 import { memoizedPort } from '../../port/memo.ts';
 import {
   PartsUnavailableError,
+  type PublishedSync,
   type ReadPort,
   StoreFormatError,
   StoreUnavailableError,
@@ -22,7 +23,7 @@ import { balanceReads } from './balances.ts';
 import { incomeReads } from './income.ts';
 import { liabilityReads } from './liabilities.ts';
 import { linkReads } from './links.ts';
-import { CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './meta.ts';
+import { CHANGE_SETS_SQL, CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './meta.ts';
 import { PgPool, type PgPoolOptions } from './pool.ts';
 import { SpendingQueries } from './spending.ts';
 import { type CoordinatorTokens, lookupToken } from './tokens.ts';
@@ -82,15 +83,30 @@ async function syncStateOf(
     cursor_key: string | null;
   }>(SYNC_STATE_SQL);
   const current = row?.lineage !== null && row?.lineage !== undefined;
+  const lineage = current ? (row?.lineage as string) : published.generation;
+  const seq = current ? Number(row?.seq ?? 0) : 0;
+  const dataSchema = current ? (row?.data_schema ?? null) : null;
+  const applied =
+    dataSchema === null
+      ? []
+      : await pool.query<{ seq: number; generation: string }>(CHANGE_SETS_SQL, [dataSchema, seq]);
   return {
     sync: {
-      lineage: current ? (row?.lineage as string) : published.generation,
-      seq: current ? Number(row?.seq ?? 0) : 0,
+      lineage,
+      seq,
       logFloor: current ? Number(row?.log_floor ?? 0) : 0,
+      generations: generationsOf(lineage, seq, applied),
       cursorKey: cursorKeyOf(row?.cursor_key, published.generation),
     },
-    dataSchema: current ? (row?.data_schema ?? null) : null,
+    dataSchema,
   };
+}
+
+/** What the coordinator publishes now (a newer generation than a port's, once one is out). */
+async function publishedSync(pool: PgPool, port: SyncState): Promise<PublishedSync> {
+  const [row] = await pool.query<{ lineage: string | null; seq: number | null }>(SYNC_STATE_SQL);
+  if (!row?.lineage) return { lineage: port.lineage, seq: port.seq };
+  return { lineage: row.lineage, seq: Number(row.seq ?? 0) };
 }
 
 /** The read port of one generation of a cluster. */
@@ -144,6 +160,7 @@ export async function openPostgresPort(
       generation: published.generation,
       sync,
       ping: () => pingShards(pool, published.shards),
+      publishedSync: () => publishedSync(pool, sync),
       close: async () => {
         if (ownsPool) await pool.close();
       },
