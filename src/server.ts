@@ -8,7 +8,7 @@ import { buildApp } from './app.ts';
 import { createClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
 import { openDuckDbPort } from './engines/duckdb/port.ts';
-import { watchStoreFile } from './engines/duckdb/watch.ts';
+import { DamagedFileRecovery, watchStoreFile } from './engines/duckdb/watch.ts';
 import { PgPool } from './engines/postgres/pool.ts';
 import { openPostgresPort } from './engines/postgres/port.ts';
 import { CoordinatorTokens } from './engines/postgres/tokens.ts';
@@ -27,7 +27,7 @@ export interface RunningServer {
   /** The API's base URL, e.g. `https://127.0.0.1:8443`. */
   url: string;
   metricsUrl: string | null;
-  /** Reopens the store file (SIGHUP). */
+  /** Reopens the store file (SIGHUP), even one refused as damaged. */
   reload(reason: string): Promise<ReloadOutcome>;
   /** Stops accepting, lets in-flight requests finish, closes the store and the metrics server. */
   close(): Promise<void>;
@@ -49,8 +49,13 @@ export function readTlsFiles(config: Config): TlsFiles | null {
 
 /** What the server needs of an engine: open its current generation, follow new ones, close. */
 interface Engine {
+  /** The port the server starts on. */
   open(): Promise<ReadPort>;
-  watch(current: () => string, onPublish: (reason: string) => void): { close(): void };
+  /** A port on the generation published now, for a swap; undefined: refused, and said why. */
+  reopen(): Promise<ReadPort | undefined>;
+  /** SIGHUP: what the engine refused may be opened again. */
+  pardon(): void;
+  watch(current: () => ReadPort, onPublish: (reason: string) => void): { close(): void };
   /** Said once at start (a token store that holds no token). */
   warnings(): { details: object; message: string }[];
   close(): Promise<void>;
@@ -73,32 +78,51 @@ async function openDuckDb(
         ),
     },
   );
+  const open = async () => {
+    // A damage found while the port is opened and checked fails that open; from then on it is
+    // the served store's (or one on its way to be).
+    let handedOut = false;
+    const port = await openDuckDbPort(config.DATABASE_PATH, {
+      tokens,
+      poolSize: config.DB_POOL_SIZE,
+      threads: config.DUCKDB_THREADS,
+      memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+      maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
+      ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
+      queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+      maxQueue: config.DB_MAX_QUEUE,
+      ...(metrics ? { onQuery: metrics.observeQuery } : {}),
+      // Once per opened file: every request then answers 503 and readiness fails until a
+      // good file serves in its place (the same one once it read whole, or one published).
+      onDamaged: (reason, file) => {
+        if (!handedOut) return;
+        app()?.log.error({ reason }, 'store unreadable: answering 503 until a good file serves');
+        recovery.damaged(file);
+        onDamaged();
+      },
+    });
+    handedOut = true;
+    return port;
+  };
+  const recovery = new DamagedFileRecovery(config.DATABASE_PATH, open, {
+    error: (object, message) => app()?.log.error(object, message),
+  });
   return {
-    open: () =>
-      openDuckDbPort(config.DATABASE_PATH, {
-        tokens,
-        poolSize: config.DB_POOL_SIZE,
-        threads: config.DUCKDB_THREADS,
-        memoryLimit: config.DUCKDB_MEMORY_LIMIT,
-        maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
-        ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
-        queryTimeoutMs: config.QUERY_TIMEOUT_MS,
-        maxQueue: config.DB_MAX_QUEUE,
-        ...(metrics ? { onQuery: metrics.observeQuery } : {}),
-        // Once per opened file: every request then answers 503 and readiness fails until a
-        // file opens in its place (reopened now; on a publish, even of the same data; SIGHUP).
-        onDamaged: (reason) => {
-          app()?.log.error(
-            { reason },
-            'store unreadable: answering 503 until a good file is published (or SIGHUP)',
-          );
-          onDamaged();
-        },
-      }),
-    watch: (_current, onPublish) =>
+    open,
+    reopen: () => recovery.open(),
+    pardon: () => recovery.pardon(),
+    watch: (current, onPublish) =>
       watchStoreFile(
         config.DATABASE_PATH,
-        () => onPublish('new file published'),
+        {
+          onPublish: () => onPublish('new file published'),
+          // The served store's own check finds the change and marks it damaged, at once.
+          onChangedInPlace: () => {
+            current()
+              .ping()
+              .catch(() => {});
+          },
+        },
         config.STORE_WATCH_DEBOUNCE_MS,
       ),
     warnings: () =>
@@ -139,12 +163,15 @@ function openPostgres(
     },
   });
   coordinatorTokens.start();
+  const open = () => openPostgresPort(pool, { coordinatorTokens });
   return {
-    open: () => openPostgresPort(pool, { coordinatorTokens }),
+    open,
+    reopen: open,
+    pardon: () => {},
     watch: (current, onPublish) =>
       watchGeneration(
         pool,
-        current,
+        () => current().generation,
         () => onPublish('new generation published'),
         config.STORE_POLL_MS,
       ),
@@ -178,7 +205,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw error;
   });
   store = new SwappablePort(first, {
-    open: engine.open,
+    open: engine.reopen,
     log: {
       info: (object, message) => app?.log.info(object, message),
       warn: (object, message) => app?.log.warn(object, message),
@@ -203,7 +230,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const watcher = config.STORE_WATCH
     ? engine.watch(
-        () => store.current.generation,
+        () => store.current,
         (reason) => void store.reload(reason),
       )
     : null;
@@ -221,7 +248,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
       metricsUrl: metricsServer
         ? `http://${config.METRICS_HOST}:${metricsServer.port}/metrics`
         : null,
-      reload: (reason) => store.reload(reason),
+      reload: (reason) => {
+        engine.pardon();
+        return store.reload(reason);
+      },
       close: async () => {
         watcher?.close();
         await app?.close();

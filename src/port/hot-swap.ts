@@ -6,7 +6,8 @@
  * generation, whose port is closed once the last of them is done. A generation that cannot be
  * opened or does not answer is refused and the current one keeps serving. The generation
  * being served is reopened when it is published again (or on SIGHUP) while it fails, so a
- * damaged file is replaced by a good copy of the same data.
+ * damaged file is replaced by a good copy of the same data; the engine may refuse to reopen
+ * what is published (a DuckDB file found damaged and read whole without passing).
  */
 import type { ReadPort } from './read-port.ts';
 
@@ -32,8 +33,12 @@ export interface SwapLogger {
 }
 
 export interface SwappablePortOptions {
-  /** Opens a port on the generation currently published (checked by the engine). */
-  open: () => Promise<ReadPort>;
+  /**
+   * Opens a port on the generation currently published (checked by the engine); undefined
+   * when the engine refuses what is published and has said why (a reload then counts as
+   * refused and logs nothing).
+   */
+  open: () => Promise<ReadPort | undefined>;
   log?: SwapLogger;
   /** After every reload attempt (metrics). */
   onReload?: (outcome: ReloadOutcome, generation: string) => void;
@@ -122,11 +127,15 @@ export class SwappablePort implements PortSource {
   private async reloadNow(reason: string): Promise<ReloadOutcome> {
     if (this.closed) return 'unchanged';
     const previous = this.handle.port.generation;
-    let next: ReadPort;
+    let next: ReadPort | undefined;
     try {
       next = await this.options.open();
     } catch (error) {
       return this.refused(reason, error);
+    }
+    if (next === undefined) {
+      this.options.onReload?.('refused', previous);
+      return 'refused';
     }
     try {
       // The same generation again is news only when the current port fails (its file damaged,

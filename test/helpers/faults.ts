@@ -1,8 +1,11 @@
 /**
  * Fault injection under load, for the fault suites (test/engines/duckdb/faults-store.test.ts,
  * test/engines/postgres/faults.test.ts): bounded loops of requests on loopback whose every answer is
- * classified against the truth taken before the fault, and checks of what the server logged.
+ * classified against the truth taken before the fault, readiness sampled meanwhile, damage written
+ * into a DuckDB file, and checks of what the server logged (and how often it opened the file).
  */
+import { randomBytes } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { request } from 'node:http';
 import { expect } from 'vitest';
 
@@ -155,6 +158,77 @@ export async function eventually(probe: () => Promise<boolean>, ms: number): Pro
 }
 
 export const readiness = async (baseUrl: string) => (await get(`${baseUrl}/readyz`)).status;
+
+export interface ReadinessSample {
+  /** When the probe was sent (Date.now()). */
+  at: number;
+  status: number;
+}
+
+/** Probes `/readyz` one after the other, every `everyMs`, until `stop()`: what each answered. */
+export function sampleReadiness(
+  baseUrl: string,
+  everyMs = 50,
+): { stop(): Promise<ReadinessSample[]> } {
+  const samples: ReadinessSample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const at = Date.now();
+      samples.push({ at, status: await readiness(baseUrl) });
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+/** How often readiness changed its answer over `samples`. */
+export const readinessFlips = (samples: readonly ReadinessSample[]) =>
+  samples.filter((sample, index) => index > 0 && sample.status !== samples[index - 1]?.status)
+    .length;
+
+/** DuckDB's file layout: three 4 KiB headers, then blocks of 256 KiB, each with its checksum. */
+const DUCKDB_HEADERS_BYTES = 3 * 4096;
+const DUCKDB_BLOCK_BYTES = 262_144;
+
+/** Random bytes over these blocks of a DuckDB file, written in place: same inode, same size. */
+export async function writeRandomBlocks(path: string, blocks: readonly number[]): Promise<void> {
+  const file = await open(path, 'r+');
+  try {
+    for (const block of blocks) {
+      await file.write(
+        randomBytes(DUCKDB_BLOCK_BYTES),
+        0,
+        DUCKDB_BLOCK_BYTES,
+        DUCKDB_HEADERS_BYTES + block * DUCKDB_BLOCK_BYTES,
+      );
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * The environment of a server process that logs every DuckDB file it opens
+ * (log-duckdb-opens.mjs, preloaded; the path is the repository's, the server's working folder).
+ */
+export const LOG_DUCKDB_OPENS = {
+  NODE_OPTIONS:
+    `${process.env.NODE_OPTIONS ?? ''} --import ./test/helpers/log-duckdb-opens.mjs`.trim(),
+};
+
+/** How often the server opened the DuckDB file at `path`, by its log (with LOG_DUCKDB_OPENS). */
+export function duckDbOpens(output: string, path: string): number {
+  return logLines(output).filter(
+    (line) => line.msg === 'test: duckdb file opened' && JSON.parse(line.raw).path === path,
+  ).length;
+}
 
 /** The server's log lines (JSON) from `output`. */
 export function logLines(output: string): { level: number; msg: string; raw: string }[] {

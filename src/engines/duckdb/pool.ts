@@ -36,10 +36,11 @@ export interface DuckDbPoolOptions {
   onQuery?: (seconds: number, outcome: QueryOutcome) => void;
   /**
    * Called once when the pool finds its store unusable (the file changed in place or a read
-   * failed: truncated, corrupt), with why; every query then fails at once (503) until the pool
-   * is replaced. The server logs it and tries to reopen the file.
+   * failed: truncated, corrupt), with why and the file as it was opened; every query then
+   * fails at once (503) until the pool is replaced. The server logs it, reopens the file and
+   * reads it whole before serving it again (watch.ts, DamagedFileRecovery).
    */
-  onDamaged?: (reason: string) => void;
+  onDamaged?: (reason: string, file: FileIdentity | undefined) => void;
 }
 
 interface PooledConnection {
@@ -54,7 +55,7 @@ const STRING_LIST = LIST(VARCHAR);
 const FILE_CHECK_INTERVAL_MS = 250;
 
 /** What identifies the file's content: a new file is another inode, an in-place write another size or time. */
-interface FileIdentity {
+export interface FileIdentity {
   dev: number;
   ino: number;
   size: number;
@@ -67,6 +68,22 @@ const identityOf = (info: Stats): FileIdentity => ({
   size: info.size,
   mtimeMs: info.mtimeMs,
 });
+
+/** The file at `path` now; undefined when there is none (or it cannot be seen). */
+export function fileAt(path: string): FileIdentity | undefined {
+  try {
+    return identityOf(statSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same file (inode), whatever was written into it since. */
+export const sameInode = (a: FileIdentity, b: FileIdentity) => a.dev === b.dev && a.ino === b.ino;
+
+/** The same file, unchanged. */
+export const sameFile = (a: FileIdentity, b: FileIdentity) =>
+  sameInode(a, b) && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /**
  * DuckDB errors that mean the store cannot be read (corrupt) or that the instance gave up after
@@ -102,7 +119,7 @@ export class DuckDbPool {
     readonly path: string,
     private readonly options: DuckDbPoolOptions,
     /** The file as it was opened (undefined: it could not be seen, nothing to compare). */
-    private readonly file: FileIdentity | undefined,
+    readonly file: FileIdentity | undefined,
   ) {
     this.idle = pool;
     this.size = pool.length;
@@ -136,13 +153,7 @@ export class DuckDbPool {
       const generation = await readGeneration(pool[0] as PooledConnection);
       // Taken after DuckDB opened the file: a file published in between is another inode,
       // which later checks leave alone (the watcher reloads it).
-      let file: FileIdentity | undefined;
-      try {
-        file = identityOf(statSync(path));
-      } catch {
-        file = undefined;
-      }
-      return new DuckDbPool(instance, pool, generation, path, options, file);
+      return new DuckDbPool(instance, pool, generation, path, options, fileAt(path));
     } catch (error) {
       for (const pooled of pool) pooled.connection.closeSync();
       instance.closeSync();
@@ -231,6 +242,33 @@ export class DuckDbPool {
     await this.query('SELECT 1 AS ok');
   }
 
+  /**
+   * Reads the whole store: every column of every table, so DuckDB reads every data block and
+   * checks its checksum (`count(*)` alone reads none, `min`/`max` answer from statistics).
+   * Fails with StoreUnavailableError, DuckDB's message (the first bad block). Not under the query time
+   * limit, and it does not mark the pool damaged: it checks a pool that does not serve yet.
+   * 3 to 4 s for the 290 MB benchmark store on one thread (docs/operations.md).
+   */
+  async verify(): Promise<void> {
+    const pooled = await this.acquire();
+    try {
+      const tables = await runOn(
+        pooled,
+        'SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY ALL',
+        [],
+      );
+      for (const { schema_name, table_name } of tables) {
+        const table = `${quoted(schema_name)}.${quoted(table_name)}`;
+        await runOn(pooled, `SELECT count(*), bit_xor(hash(COLUMNS(*))) FROM ${table}`, []);
+      }
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
+      throw new StoreUnavailableError(message ?? 'store unreadable', { cause: error });
+    } finally {
+      this.release(pooled);
+    }
+  }
+
   /*
    * No streaming result: when a streamed DuckDB query fails midway (out of memory while it
    * sorts, a read error), @duckdb/node-api's fetchChunk answers null, as at the end of the
@@ -250,15 +288,10 @@ export class DuckDbPool {
     const at = performance.now();
     if (!now && at - this.fileCheckedAt < FILE_CHECK_INTERVAL_MS) return;
     this.fileCheckedAt = at;
-    let info: Stats;
-    try {
-      info = statSync(this.path);
-    } catch {
-      return; // removed or renamed away: the open file is intact
-    }
-    const { dev, ino, size, mtimeMs } = this.file;
-    if (info.dev !== dev || info.ino !== ino) return; // a new file: the watcher reloads it
-    if (info.size !== size || info.mtimeMs !== mtimeMs) {
+    const seen = fileAt(this.path);
+    // None: removed or renamed away, the open file is intact. Another: the watcher reloads it.
+    if (!seen || !sameInode(seen, this.file)) return;
+    if (!sameFile(seen, this.file)) {
       throw this.damaged(`store file changed in place since it was opened: ${this.path}`);
     }
   }
@@ -267,7 +300,7 @@ export class DuckDbPool {
   private damaged(reason: string, cause?: unknown): StoreUnavailableError {
     if (this.damage === undefined) {
       this.damage = `store file damaged: ${reason}`;
-      this.options.onDamaged?.(this.damage);
+      this.options.onDamaged?.(this.damage, this.file);
     }
     return new StoreUnavailableError(this.damage, cause === undefined ? undefined : { cause });
   }
@@ -343,6 +376,8 @@ async function runOn(pooled: PooledConnection, sql: string, params: readonly Sql
   const reader = await (await bound(pooled, sql, params)).runAndReadAll();
   return reader.getRowObjectsJson();
 }
+
+const quoted = (name: unknown) => `"${String(name).replaceAll('"', '""')}"`;
 
 async function readGeneration(pooled: PooledConnection): Promise<string> {
   const rows = await runOn(pooled, 'SELECT generation FROM store_meta LIMIT 1', []);

@@ -6,12 +6,13 @@
  * service comes back without a restart and the log stays a few lines, without stacks
  * (docs/operations.md, "Store and database faults").
  */
-import { copyFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, rename, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
+import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import { type DuckDbPort, openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
 import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import {
@@ -20,18 +21,25 @@ import {
   type TransactionFilters,
   type TransactionRecord,
 } from '../../../src/port/read-port.ts';
+import { startServer } from '../../../src/server.ts';
 import { generateFixtures } from '../../../tools/demo-data/generator.ts';
 import {
+  duckDbOpens,
   eventually,
   expectBoundedLog,
   expectHonest,
   get,
   judge,
+  LOG_DUCKDB_OPENS,
   logLines,
+  type ReadinessSample,
   readiness,
+  readinessFlips,
+  sampleReadiness,
   sleep,
   type Target,
   underLoad,
+  writeRandomBlocks,
 } from '../../helpers/faults.ts';
 import { buildLoggedApp, type LoggedApp } from '../../helpers/logged-app.ts';
 import {
@@ -328,6 +336,8 @@ describe('a damaged store file', () => {
   let path: string;
   let token: string;
   let targets: Target[];
+  /** The blocks of the store file (3.5 MB, 256 KiB blocks) that hold the transactions. */
+  let transactionBlocks: number[];
 
   beforeAll(async () => {
     const demo = await demoStoreCopy(DEMO_USERS.slice(0, 1));
@@ -335,6 +345,14 @@ describe('a damaged store file', () => {
     token = demo.tokens[0] as string;
     good = join(makeTempDir('good'), 'finance.duckdb');
     await copyFile(path, good);
+    transactionBlocks = (
+      await queryStoreFile<{ block: number }>(
+        good,
+        `SELECT DISTINCT block_id::INTEGER AS block FROM pragma_storage_info('transactions')
+         WHERE block_id >= 0 ORDER BY block`,
+      )
+    ).map((row) => row.block);
+    expect(transactionBlocks.length).toBeGreaterThan(0);
   });
 
   /** Every deterministic answer, taken from the healthy server: the truth a 200 must carry. */
@@ -403,6 +421,194 @@ describe('a damaged store file', () => {
       await stopServer(server);
     }
   }, 60_000);
+
+  /** The readiness probes from the first one that failed on: when the damage was found. */
+  function afterFound(samples: readonly ReadinessSample[], since: number): ReadinessSample[] {
+    const found = samples.findIndex((sample) => sample.at >= since && sample.status !== 200);
+    return found < 0 ? [] : samples.slice(found);
+  }
+
+  const errors = (output: string) =>
+    logLines(output)
+      .filter((line) => line.level >= 50)
+      .map((line) => line.msg.split(':', 1)[0]);
+
+  const readyWithin = (baseUrl: string, ms: number) =>
+    eventually(async () => (await readiness(baseUrl)) === 200, ms);
+
+  it('random blocks written in place under load: 503 and not ready throughout, opened twice, two error lines; back when a good file is published', async () => {
+    await copyFile(good, path);
+    const server = await startServerProcess({
+      ...QUIET,
+      ...LOG_DUCKDB_OPENS,
+      DATABASE_PATH: path,
+      LOG_LEVEL: 'info',
+      STORE_WATCH_DEBOUNCE_MS: '100',
+    });
+    try {
+      targets = await truths(server.url);
+      const probes = sampleReadiness(server.url);
+      let writtenAt = 0;
+      const report = await underLoad(server.url, targets, async () => {
+        await sleep(500);
+        writtenAt = Date.now();
+        await writeRandomBlocks(path, transactionBlocks);
+        await sleep(10_000);
+      });
+      const samples = await probes.stop();
+      // Every 200 is the truth taken before the damage, every failure an honest 503.
+      expectHonest(report);
+      expect(report.verdicts.unavailable).toBeGreaterThan(100);
+      const found = afterFound(samples, writtenAt);
+      expect((found[0]?.at ?? Infinity) - writtenAt).toBeLessThan(3_000);
+      // Once found, never ready again: one flip in ten seconds, none back.
+      expect(found.filter((sample) => sample.status !== 503)).toEqual([]);
+      expect(readinessFlips(samples)).toBe(1);
+      // Opened when the server started, then once to read it whole: refused.
+      expect(duckDbOpens(server.output(), path)).toBe(2);
+      expect(errors(server.output())).toEqual(['store unreadable', 'store file refused']);
+      expectBoundedLog(server.output(), 8);
+
+      // A good file published (renamed into place, the same generation): served at once.
+      await copyFile(good, `${path}.incoming`);
+      await rename(`${path}.incoming`, path);
+      expect(await readyWithin(server.url, 2_000)).toBe(true);
+      expect(await healthy(server.url)).toBe(true);
+      expect(duckDbOpens(server.output(), path)).toBe(3);
+      expectAlive(server);
+    } finally {
+      await stopServer(server);
+    }
+  }, 60_000);
+
+  it('random blocks written in place, then repaired in place: still refused (no publish), back on SIGHUP once it reads whole', async () => {
+    await copyFile(good, path);
+    const server = await startServerProcess({
+      ...QUIET,
+      ...LOG_DUCKDB_OPENS,
+      DATABASE_PATH: path,
+      LOG_LEVEL: 'info',
+      STORE_WATCH_DEBOUNCE_MS: '100',
+    });
+    try {
+      targets = await truths(server.url);
+      const report = await underLoad(server.url, targets, async () => {
+        await sleep(300);
+        await writeRandomBlocks(path, transactionBlocks);
+        expect(
+          await eventually(
+            async () => errors(server.output()).includes('store file refused'),
+            5_000,
+          ),
+        ).toBe(true);
+        // The good file back, in place: the watcher sees it, and it is no publish.
+        await copyFile(good, path);
+        await sleep(1_500);
+      });
+      expectHonest(report);
+      expect(await readiness(server.url)).toBe(503);
+      expect(duckDbOpens(server.output(), path)).toBe(2);
+      server.child.kill('SIGHUP');
+      expect(await readyWithin(server.url, 2_000)).toBe(true);
+      expect(await healthy(server.url)).toBe(true);
+      // The third opening read it whole before it served.
+      expect(duckDbOpens(server.output(), path)).toBe(3);
+      expect(errors(server.output())).toEqual(['store unreadable', 'store file refused']);
+      expectBoundedLog(server.output(), 8);
+      expectAlive(server);
+    } finally {
+      await stopServer(server);
+    }
+  }, 60_000);
+
+  it('a good file reported damaged (its time changed in place) under load: served again after it read whole, opened twice', async () => {
+    await copyFile(good, path);
+    const server = await startServerProcess({
+      ...QUIET,
+      ...LOG_DUCKDB_OPENS,
+      DATABASE_PATH: path,
+      LOG_LEVEL: 'info',
+      STORE_WATCH_DEBOUNCE_MS: '100',
+    });
+    try {
+      targets = await truths(server.url);
+      const probes = sampleReadiness(server.url);
+      let touchedAt = 0;
+      const report = await underLoad(server.url, targets, async () => {
+        await sleep(500);
+        touchedAt = Date.now();
+        const later = new Date(touchedAt + 1_000);
+        await utimes(path, later, later);
+        await sleep(3_000);
+      });
+      const samples = await probes.stop();
+      expectHonest(report);
+      // Not ready while it is read whole (100 ms to 1 s under this load), then ready for good.
+      expect(readinessFlips(samples)).toBeLessThanOrEqual(2);
+      expect(await readyWithin(server.url, 5_000)).toBe(true);
+      expect(await healthy(server.url)).toBe(true);
+      expect(duckDbOpens(server.output(), path)).toBe(2);
+      expect(errors(server.output())).toEqual(['store unreadable']);
+      expectBoundedLog(server.output(), 6);
+      expectAlive(server);
+    } finally {
+      await stopServer(server);
+    }
+  }, 60_000);
+
+  it('a file found damaged again, unchanged, after it read whole is refused without reopening; SIGHUP reads it whole again', async () => {
+    await copyFile(good, path);
+    const server = await startServer(
+      configOf({
+        ...QUIET,
+        DATABASE_PATH: path,
+        PORT: '0',
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'silent',
+        STORE_WATCH: 'false',
+      }),
+    );
+    const opens = vi.spyOn(DuckDbPool, 'open');
+    const reloads = async () => {
+      const text = await (await fetch(server.metricsUrl as string)).text();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('store_reloads_total{'))
+        .sort();
+    };
+    // What a DuckDB instance that failed on a good file makes its pool report.
+    const reportDamage = () =>
+      (
+        (server.store.current as DuckDbPort).pool as unknown as {
+          damaged(reason: string): unknown;
+        }
+      ).damaged('FATAL Error: the instance failed (test)');
+    try {
+      const generation = server.store.current.generation;
+      reportDamage();
+      expect(await readyWithin(server.url, 2_000)).toBe(true);
+      expect(opens).toHaveBeenCalledTimes(1);
+      expect(server.store.current.generation).toBe(generation);
+      expect(await reloads()).toEqual(['store_reloads_total{outcome="swapped"} 1']);
+      // The same file, unchanged, fails again: refused, not reopened.
+      reportDamage();
+      await sleep(200);
+      expect(await server.store.reload('test')).toBe('refused');
+      expect(opens).toHaveBeenCalledTimes(1);
+      expect(await readiness(server.url)).toBe(503);
+      // The damage's own reload and the one above: both refused, counted as such.
+      expect(await reloads()).toEqual([
+        'store_reloads_total{outcome="refused"} 2',
+        'store_reloads_total{outcome="swapped"} 1',
+      ]);
+      expect(await server.reload('SIGHUP')).toBe('swapped');
+      expect(opens).toHaveBeenCalledTimes(2);
+      expect(await readiness(server.url)).toBe(200);
+    } finally {
+      opens.mockRestore();
+      await server.close();
+    }
+  });
 
   it('overwritten in place, not watched: back on SIGHUP once a good file is there', async () => {
     await copyFile(good, path);
