@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { TIME_PERIODS } from '../../domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../domain/spending/model.ts';
+import { decimalString as decimal } from '../../http/decimal-schemas.ts';
 import {
   qBool,
   qDate,
@@ -11,7 +12,6 @@ import {
   qStr,
   queryObject,
 } from '../../http/fastapi/index.ts';
-import { decimalString as decimal } from '../../http/money.ts';
 import { categoriesParameter } from '../common/categories-filter.ts';
 
 const isoDate = (description: string) =>
