@@ -27,13 +27,18 @@ export type SpendingScope = Pick<SpendingQuery, 'userId' | 'window' | 'linkId' |
 
 /** What an engine reads of the scoped rows, in any order. */
 export interface SpendingReader {
-  /** The scoped rows summed into groups of `grain`. */
+  /** The scoped rows summed into groups of `grain`, each with its largest row or none with it. */
   groups(scope: SpendingScope, grain: SpendingGrain): Promise<SpendingGroup[]>;
   /**
-   * Scoped rows whose amount is one of `amounts`: at least, among each day's rows of the same
-   * columns and amount, the one with the smallest id.
+   * Scoped rows whose amount is one of `amounts` (asked when the groups had no largest rows): at
+   * least, of the rows that share a day (or a month, where `grain`'s periods are made of months)
+   * and every column, the largest (fold.ts, isLarger).
    */
-  largestCandidates(scope: SpendingScope, amounts: readonly Exact[]): Promise<LargestCandidate[]>;
+  largestCandidates(
+    scope: SpendingScope,
+    grain: SpendingGrain,
+    amounts: readonly Exact[],
+  ): Promise<LargestCandidate[]>;
   /** How many scoped rows have each amount, for the merchants named `names` (null: no name). */
   merchantAmounts(
     scope: SpendingScope,
@@ -51,8 +56,9 @@ export async function aggregateSpending(
   const { userId, window, linkId, accountIds } = query;
   const scope: SpendingScope = { userId, window, linkId, accountIds };
   const fold = new SpendingFold(query);
+  const grain = spendingGrain(query);
   const [groups, dayRows] = await Promise.all([
-    reader.groups(scope, spendingGrain(query)),
+    reader.groups(scope, grain),
     singleDayTransactionIds(query) ? reader.dayTransactions(scope) : null,
   ]);
   for (const group of groups) fold.add(group);
@@ -60,7 +66,7 @@ export async function aggregateSpending(
   const maxima = fold.maxima();
   const names = fold.recurringMerchantNames();
   const [candidates, amounts] = await Promise.all([
-    maxima.length > 0 ? reader.largestCandidates(scope, maxima) : [],
+    maxima.length > 0 ? reader.largestCandidates(scope, grain, maxima) : [],
     names.length > 0 ? reader.merchantAmounts(scope, names) : [],
   ]);
   for (const row of candidates) fold.offerLargest(row);

@@ -175,6 +175,32 @@ describe('the largest transaction', () => {
     expect(money(entry?.largest.amount as never)).toBe('40.00');
   });
 
+  it('is picked across groups that bring their largest rows, and then needs no candidates', () => {
+    const folding = new SpendingFold(query());
+    const row = (id: string, day: string) => ({
+      id,
+      day,
+      description: id,
+      merchant_category_code: null,
+    });
+    folding.add(group({ max_amount: '40.00', largest: row('t9', '2026-01-05') }));
+    folding.add(group({ max_amount: '12.00', largest: row('t1', '2026-03-01') }));
+    folding.add(
+      group({ day: '2026-01-07', max_amount: '40.00', largest: row('t7', '2026-01-07') }),
+    );
+    folding.add(
+      group({ day: '2026-01-07', max_amount: '40.00', largest: row('t3', '2026-01-07') }),
+    );
+    // A platform transfer's group is no entry's.
+    folding.add(
+      group({ max_amount: '99.00', to_platform: true, largest: row('t0', '2026-03-01') }),
+    );
+    expect(folding.maxima()).toEqual([]);
+    const [entry] = folding.aggregates().entries;
+    expect(entry?.largest).toMatchObject({ transactionId: 't3', date: '2026-01-07' });
+    expect(money(entry?.largest.amount as never)).toBe('40.00');
+  });
+
   it('must be offered: an entry without one fails rather than answering without it', () => {
     const folding = new SpendingFold(query());
     folding.add(group({ max_amount: '40.00' }));

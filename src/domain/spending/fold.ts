@@ -60,6 +60,14 @@ export function spendingGrain(query: SpendingQuery): SpendingGrain {
   };
 }
 
+/** One transaction that is a group's largest (isLarger), or a candidate for an entry's. */
+export interface LargestRow {
+  id: string;
+  day: string;
+  description: string;
+  merchant_category_code: string | null;
+}
+
 /** Scoped rows summed together: rows that share every column the grain keeps apart. */
 export interface SpendingGroup extends GroupKeys {
   /** Absent when the grain does not keep subcategories apart. */
@@ -73,16 +81,17 @@ export interface SpendingGroup extends GroupKeys {
   max_amount: string;
   /** The days the group has rows on, when the grain asks for them (else its `day` alone). */
   days?: readonly string[] | null;
+  /**
+   * The group's largest row (its amount is `max_amount`), when the reader has it: then every
+   * group it reads has one, and no entry needs candidates.
+   */
+  largest?: LargestRow | null;
 }
 
 /** A scoped row that may be its entry's largest transaction. */
-export interface LargestCandidate extends GroupKeys {
-  id: string;
+export interface LargestCandidate extends GroupKeys, LargestRow {
   /** Exact decimal text. */
   amount: string;
-  day: string;
-  description: string;
-  merchant_category_code: string | null;
 }
 
 /** How many scoped rows of a merchant (and direction, category, flag) have an amount. */
@@ -134,8 +143,9 @@ interface EntryState extends Accumulator {
 }
 
 /**
- * Folds one query's groups: `add` every group, then offer the candidates for the `maxima()`,
- * the amounts of `recurringMerchantNames()` and the single day's rows; `aggregates()`.
+ * Folds one query's groups: `add` every group, then offer the candidates for the `maxima()`
+ * (when the groups brought no largest rows), the amounts of `recurringMerchantNames()` and the
+ * single day's rows; `aggregates()`.
  */
 export class SpendingFold {
   private readonly categories: ReadonlySet<string>;
@@ -223,6 +233,11 @@ export class SpendingFold {
     entry.cents += amount;
     entry.count += count;
     if (max > entry.max) entry.max = max;
+    if (group.largest && max === entry.max) {
+      const { direction, category, merchant_name, to_platform } = group;
+      const row = { ...group.largest, amount: group.max_amount };
+      this.offer(entry, { ...row, direction, category, merchant_name, to_platform });
+    }
     if (this.query.groupBy === 'merchant') {
       for (const day of group.days ?? [group.day]) entry.dates.add(day);
       entry.names.add(group.merchant_name);
@@ -246,17 +261,22 @@ export class SpendingFold {
     });
   }
 
-  /** The entries' largest amounts, distinct: every entry's largest transaction has one. */
+  private offer(entry: EntryState, row: LargestCandidate): void {
+    if (!entry.largest || isLarger(row, entry.largest)) entry.largest = row;
+  }
+
+  /** The largest amounts, distinct, of the entries whose groups brought no largest row. */
   maxima(): Exact[] {
-    return [...new Set([...this.entries.values()].map((entry) => entry.max))].map(inDollars);
+    const amounts = new Set<bigint>();
+    for (const entry of this.entries.values()) if (!entry.largest) amounts.add(entry.max);
+    return [...amounts].map(inDollars);
   }
 
   /** A row whose amount is one of `maxima()`: its entry's largest transaction, if no other is. */
   offerLargest(row: LargestCandidate): void {
     if (!this.isCounted(row)) return;
     const entry = this.entries.get(this.entryKey(row, row.day));
-    if (!entry || cents(row.amount) !== entry.max) return;
-    if (!entry.largest || isLarger(row, entry.largest)) entry.largest = row;
+    if (entry && cents(row.amount) === entry.max) this.offer(entry, row);
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
- * The spending analysis's reads on DuckDB (port/spending.ts, SpendingReader): the user's scoped
- * rows from the rollups build-db derives (ingest/derive.ts), summed per the query's calendar
- * period, so that a heavy user's year by week is a few thousand groups rather than tens of
- * thousands of days; the fold finishes them as on PostgreSQL. Rows come as one JSON text with
- * every amount cast to text, so they stay exact (DuckDbPool.queryJson).
+ * The spending analysis's reads on DuckDB (port/spending.ts, SpendingReader), from the rollups
+ * build-db derives (ingest/derive.ts): a typical user's daily groups as stored, each with its
+ * largest row; a dense user's (the monthly rollup's) summed per the query's calendar period, so
+ * that his year by week is a few thousand groups rather than tens of thousands of days, and
+ * their largest rows asked as candidates. The fold finishes them as on PostgreSQL. Rows come as
+ * one JSON text with every amount cast to text, so they stay exact (DuckDbPool.queryJson).
  */
 
 import {
@@ -67,37 +68,53 @@ const FROM: Record<SpendingSource, string> = {
     AND ${IN_WINDOW('s.transacted_at')} AND ${countedRowSql('s')} AND ${SCOPE}`,
 };
 
-/** A source's columns: a daily group, or a transaction as a group of one. */
-const COLUMN: Record<SpendingSource, Record<'day' | 'count' | 'max' | 'largest', string>> = {
+/** A source's columns: a daily group (and its largest row), or a transaction as a group of one. */
+const COLUMN: Record<
+  SpendingSource,
+  Record<'day' | 'count' | 'max' | 'id' | 'text' | 'mcc', string>
+> = {
   rollup: {
     day: 's.day',
     count: 's.count',
     max: 's.max_amount',
-    largest: `s.largest.id AS id, s.largest.description AS description,
-    s.largest.merchant_category_code AS merchant_category_code`,
+    id: 's.largest.id',
+    text: 's.largest.description',
+    mcc: 's.largest.merchant_category_code',
   },
   rows: {
     day: 's.transacted_at',
     count: '1',
     max: 's.amount',
-    largest: 's.id AS id, s.description, s.merchant_category_code',
+    id: 's.id',
+    text: 's.description',
+    mcc: 's.merchant_category_code',
   },
 };
 
 const KEYS = `s.direction, s.category::VARCHAR AS category, s.merchant_name, s.to_platform`;
 
+/** The groups as a source stores them (days: as themselves), each with its largest row. */
+function storedGroupsSql(source: SpendingSource, subcategories: boolean): string {
+  const column = COLUMN[source];
+  return `
+  SELECT ${KEYS}${subcategories ? ', s.subcategory' : ''}, ${column.day} AS day,
+    s.amount::VARCHAR AS amount, ${column.count} AS count, ${column.max}::VARCHAR AS max_amount,
+    {'id': ${column.id}, 'day': ${column.day}, 'description': ${column.text},
+      'merchant_category_code': ${column.mcc}} AS largest
+  FROM ${FROM[source]}`;
+}
+
 /**
- * The scoped groups summed per calendar period ($6: date_trunc's unit) and per every other
+ * The rollup's groups summed per calendar period ($6: date_trunc's unit) and per every other
  * column the grain keeps apart: a heavy user's daily groups of a year are a few thousand weekly
  * ones. `monthly`: the window's whole months ($7/$8) come from the monthly rollup, the rest of
  * it from the daily one.
  */
-function groupsSql(source: SpendingSource, monthly: boolean, grain: Omit<SpendingGrain, 'period'>) {
-  const column = COLUMN[source];
+function summedGroupsSql(monthly: boolean, grain: Omit<SpendingGrain, 'period'>): string {
   const keys = `${KEYS}${grain.subcategories ? ', s.subcategory' : ''}`;
-  const daily = `SELECT ${keys}, ${column.day} AS day, s.amount, ${column.count} AS count,
-    ${column.max} AS max_amount${grain.days ? `, [${column.day}] AS days` : ''}
-  FROM ${FROM[source]}`;
+  const daily = `SELECT ${keys}, s.day, s.amount, s.count, s.max_amount
+    ${grain.days ? ', [s.day] AS days' : ''}
+  FROM ${FROM.rollup}`;
   const groups = monthly
     ? `${daily} AND NOT s.day BETWEEN $7::VARCHAR::DATE AND $8::VARCHAR::DATE
   UNION ALL
@@ -115,12 +132,26 @@ function groupsSql(source: SpendingSource, monthly: boolean, grain: Omit<Spendin
   GROUP BY ALL`;
 }
 
-/** Scoped rows whose amount is one of $6: from the rollup, each daily group's largest row. */
-const candidatesSql = (source: SpendingSource) => `
-  SELECT ${COLUMN[source].largest}, ${COLUMN[source].max}::VARCHAR AS amount,
-    ${COLUMN[source].day} AS day, ${KEYS}
-  FROM ${FROM[source]}
-    AND ${COLUMN[source].max} = ANY($6::VARCHAR[]::DECIMAL(18,2)[])`;
+/**
+ * Scoped rows whose amount is one of $6, for a dense user's summed groups: the daily groups'
+ * largest rows, the whole months' ($7/$8) from the monthly rollup when `monthly`.
+ */
+function candidatesSql(monthly: boolean): string {
+  const columns = (day: string) => `s.largest.id AS id, s.largest.description AS description,
+    s.largest.merchant_category_code AS merchant_category_code, s.max_amount::VARCHAR AS amount,
+    ${day} AS day, ${KEYS}`;
+  const amountIn = `s.max_amount = ANY($6::VARCHAR[]::DECIMAL(18,2)[])`;
+  const daily = `
+  SELECT ${columns('s.day')}
+  FROM ${FROM.rollup} AND ${amountIn}`;
+  if (!monthly) return daily;
+  return `${daily} AND NOT s.day BETWEEN $7::VARCHAR::DATE AND $8::VARCHAR::DATE
+  UNION ALL
+  SELECT ${columns('s.largest.day')}
+  FROM ${SPENDING_MONTHLY_TABLE} s
+  WHERE s.user_id = $1::VARCHAR AND s.month BETWEEN $7::VARCHAR::DATE AND $8::VARCHAR::DATE
+    AND ${SCOPE} AND ${amountIn}`;
+}
 
 /** How many scoped rows of the merchants $6 (and, $7, of none) have each amount. */
 const merchantAmountsSql = (source: SpendingSource) => `
@@ -163,25 +194,53 @@ class DuckDbSpendingReader implements SpendingReader {
     private readonly reads: SpendingReads,
   ) {}
 
+  /** The monthly rollup's (dense) users: their groups are summed per period. */
+  private dense(scope: SpendingScope): boolean {
+    return this.reads.source === 'rollup' && this.reads.monthlyUsers.has(scope.userId);
+  }
+
+  /** The window's whole months, when the monthly rollup holds the user's and may answer them. */
+  private monthsOf(scope: SpendingScope, grain: SpendingGrain) {
+    return this.dense(scope) ? wholeMonthsFor(scope.window, grain.period) : null;
+  }
+
+  /**
+   * A typical user's groups as stored, with their largest rows: his days are barely fewer
+   * groups than his rows, and summing them again would cost more than it saves. A dense user's
+   * summed per period, so their largest rows are asked as candidates.
+   */
   groups(scope: SpendingScope, grain: SpendingGrain): Promise<SpendingGroup[]> {
-    const { source, monthlyUsers } = this.reads;
-    const months =
-      source === 'rollup' && monthlyUsers.has(scope.userId)
-        ? wholeMonthsFor(scope.window, grain.period)
-        : null;
+    const { source } = this.reads;
+    if (!this.dense(scope)) {
+      return this.db.queryJson<SpendingGroup>(
+        cached(`groups/${source}/${grain.subcategories}`, () =>
+          storedGroupsSql(source, grain.subcategories),
+        ),
+        scopeParams(scope),
+      );
+    }
+    const months = this.monthsOf(scope, grain);
     return this.db.queryJson<SpendingGroup>(
-      cached(`groups/${source}/${months !== null}/${grain.subcategories}/${grain.days}`, () =>
-        groupsSql(source, months !== null, grain),
+      cached(`summed/${months !== null}/${grain.subcategories}/${grain.days}`, () =>
+        summedGroupsSql(months !== null, grain),
       ),
       [...scopeParams(scope), grain.period, ...(months ? [months.start, months.end] : [])],
     );
   }
 
-  largestCandidates(scope: SpendingScope, amounts: readonly Exact[]): Promise<LargestCandidate[]> {
-    const { source } = this.reads;
+  largestCandidates(
+    scope: SpendingScope,
+    grain: SpendingGrain,
+    amounts: readonly Exact[],
+  ): Promise<LargestCandidate[]> {
+    const months = this.monthsOf(scope, grain);
     return this.db.queryJson<LargestCandidate>(
-      cached(`candidates/${source}`, () => candidatesSql(source)),
-      [...scopeParams(scope), amounts.map((amount) => amount.toFixed(2))],
+      cached(`candidates/${months !== null}`, () => candidatesSql(months !== null)),
+      [
+        ...scopeParams(scope),
+        amounts.map((amount) => amount.toFixed(2)),
+        ...(months ? [months.start, months.end] : []),
+      ],
     );
   }
 

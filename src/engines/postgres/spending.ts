@@ -169,7 +169,12 @@ export class SpendingQueries implements SpendingReader {
     ]).then(([daily, monthly]) => [...daily, ...monthly]);
   }
 
-  largestCandidates(scope: SpendingScope, amounts: readonly Exact[]): Promise<LargestCandidate[]> {
+  /** From the transactions: the cluster's rollups hold no rows. */
+  largestCandidates(
+    scope: SpendingScope,
+    _grain: SpendingGrain,
+    amounts: readonly Exact[],
+  ): Promise<LargestCandidate[]> {
     return this.db.query<Row<LargestCandidate>>(this.candidates, [
       ...scopeParams(scope),
       amounts.map((amount) => amount.toFixed(2)),
