@@ -5,8 +5,14 @@
  * the body.
  */
 
-import type { TimePeriod } from '../calendar.ts';
-import { clippedPeriod, daysIn, lastTwoPeriods, periodKey, previousKey } from '../calendar.ts';
+import {
+  clippedPeriod,
+  daysIn,
+  lastTwoPeriods,
+  periodKey,
+  previousKey,
+  type TimePeriod,
+} from '../calendar.ts';
 import {
   byAmountThenName,
   changeFrom,

@@ -112,9 +112,9 @@ export class SpendingQueries implements SpendingReader {
   private readonly dailyOutsideMonths: string;
   private readonly monthly: string;
   private readonly monthlyWithDays: string;
-  private readonly merchantAmountsSql: string;
+  private readonly amounts: string;
   private readonly candidates: string;
-  private readonly dayTransactionsSql: string;
+  private readonly dayRows: string;
 
   private constructor(
     private readonly db: PgPool,
@@ -126,9 +126,9 @@ export class SpendingQueries implements SpendingReader {
     this.dailyOutsideMonths = dailySql(s, true);
     this.monthly = monthlySql(s, false);
     this.monthlyWithDays = monthlySql(s, true);
-    this.merchantAmountsSql = merchantAmountsSql(s);
+    this.amounts = merchantAmountsSql(s);
     this.candidates = candidatesSql(s);
-    this.dayTransactionsSql = dayTransactionsSql(s);
+    this.dayRows = dayTransactionsSql(s);
   }
 
   /** The statements of schema `s`; a generation published without a monthly rollup has none. */
@@ -169,7 +169,7 @@ export class SpendingQueries implements SpendingReader {
     ]).then(([daily, monthly]) => [...daily, ...monthly]);
   }
 
-  /** From the transactions: the cluster's rollups hold no rows. */
+  /** From the transactions: the cluster's rollups keep no largest rows. */
   largestCandidates(
     scope: SpendingScope,
     _grain: SpendingGrain,
@@ -185,7 +185,7 @@ export class SpendingQueries implements SpendingReader {
     scope: SpendingScope,
     names: readonly (string | null)[],
   ): Promise<MerchantAmount[]> {
-    return this.db.query<Row<MerchantAmount>>(this.merchantAmountsSql, [
+    return this.db.query<Row<MerchantAmount>>(this.amounts, [
       ...scopeParams(scope),
       names.filter((name) => name !== null),
       names.includes(null),
@@ -193,6 +193,6 @@ export class SpendingQueries implements SpendingReader {
   }
 
   dayTransactions(scope: SpendingScope): Promise<DayTransaction[]> {
-    return this.db.query<Row<DayTransaction>>(this.dayTransactionsSql, scopeParams(scope));
+    return this.db.query<Row<DayTransaction>>(this.dayRows, scopeParams(scope));
   }
 }
