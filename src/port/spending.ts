@@ -1,7 +1,8 @@
 /**
  * The spending analysis's reads, driven once for every engine: an engine implements the few
  * reads of SpendingReader over the user's scoped rows, and aggregateSpending folds what they
- * return (domain/spending/fold.ts). The scope (the user, the window, rules 1-4 of
+ * return (domain/spending/fold.ts); an engine's port answers the area's one spending read
+ * (read-port.ts, SpendingReads) with it. The scope (the user, the window, rules 1-4 of
  * domain/spending/rules.ts, link_id and account_ids) is the engine's; every other rule is the
  * fold's, so a reader returns what the rules read (direction, category, to_platform) and never
  * applies them.

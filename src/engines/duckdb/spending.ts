@@ -37,14 +37,14 @@ import type { DuckDbPool, SqlParam } from './pool.ts';
 type SpendingSource = 'rollup' | 'rows';
 
 /** How a store's spending analysis reads (spendingReadsOf). */
-export interface SpendingReads {
+export interface DuckDbSpendingReads {
   source: SpendingSource;
   /** Users whose whole months are read from the monthly rollup (source `rollup`). */
   monthlyUsers: ReadonlySet<string>;
 }
 
 /** The users whose whole months the monthly rollup holds, asked once when a store is opened. */
-export async function spendingReadsOf(db: Pick<DuckDbPool, 'query'>): Promise<SpendingReads> {
+export async function spendingReadsOf(db: Pick<DuckDbPool, 'query'>): Promise<DuckDbSpendingReads> {
   const users = await db.query<{ user_id: string }>(
     `SELECT user_id FROM ${SPENDING_MONTHLY_USERS_TABLE}`,
   );
@@ -191,7 +191,7 @@ const scopeParams = (scope: SpendingScope): SqlParam[] => [
 class DuckDbSpendingReader implements SpendingReader {
   constructor(
     private readonly db: DuckDbPool,
-    private readonly reads: SpendingReads,
+    private readonly reads: DuckDbSpendingReads,
   ) {}
 
   /** The monthly rollup's (dense) users: their groups are summed per period. */
@@ -264,7 +264,7 @@ class DuckDbSpendingReader implements SpendingReader {
 export function spendingAggregates(
   db: DuckDbPool,
   query: SpendingQuery,
-  reads: SpendingReads,
+  reads: DuckDbSpendingReads,
 ): Promise<SpendingAggregates> {
   return aggregateSpending(new DuckDbSpendingReader(db, reads), query);
 }

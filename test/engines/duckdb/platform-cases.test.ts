@@ -23,7 +23,7 @@ import { GROUP_BYS } from '../../../src/domain/spending/model.ts';
 import { shapeSpendingAnalysis } from '../../../src/domain/spending/shape.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import {
-  type SpendingReads,
+  type DuckDbSpendingReads,
   spendingAggregates,
   spendingReadsOf,
 } from '../../../src/engines/duckdb/spending.ts';
@@ -263,7 +263,7 @@ describe('settled cases: the column build-db stores, and the query-time SQL over
     try {
       const reads = await spendingReadsOf(store);
       expect(reads.source).toBe('rollup');
-      const rows: SpendingReads = { source: 'rows', monthlyUsers: new Set() };
+      const rows: DuckDbSpendingReads = { source: 'rows', monthlyUsers: new Set() };
       const spent = ALL_PLATFORM_CASES.reduce(
         (sum, [, , transfer], i) => (transfer ? sum : sum + (i + 1) * 100),
         0,
