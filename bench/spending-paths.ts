@@ -1,20 +1,16 @@
 /**
- * DuckDB's two spending paths on one store, in-process: the single GROUPING SETS statement
- * against the stored groups folded by the domain (the PostgreSQL path). Checks that both
- * shape the same body, then times them alternately: the process's CPU time per answer (DuckDB
- * runs in-process, on one thread), steadier than wall time on a machine shared with other work.
+ * The spending analysis's CPU per answer on one DuckDB store, in-process, per query shape (by
+ * category, merchant and period, over months, weeks and days), for the store's median user and
+ * its heaviest: the process's CPU time (DuckDB runs in-process, on one thread), steadier than
+ * wall time on a machine shared with other work.
  * Usage: npx tsx bench/spending-paths.ts <store.duckdb> [runs] [runs for the heavy user]
  */
-import { isDeepStrictEqual } from 'node:util';
+import { spendingBody } from '../src/areas/spending/body.ts';
 import type { TimePeriod } from '../src/domain/calendar.ts';
 import type { GroupBy, SecondaryGroupBy, SpendingQuery } from '../src/domain/spending/model.ts';
 import { shapeSpendingAnalysis } from '../src/domain/spending/shape.ts';
 import { DuckDbPool } from '../src/engines/duckdb/pool.ts';
-import {
-  foldedAggregates,
-  spendingReadsOf,
-  statementAggregates,
-} from '../src/engines/duckdb/spending.ts';
+import { spendingAggregates, spendingReadsOf } from '../src/engines/duckdb/spending.ts';
 
 const [path, iterationsText = '40', heavyText = '10'] = process.argv.slice(2);
 if (!path)
@@ -45,12 +41,8 @@ const SHAPES: [GroupBy, TimePeriod, SecondaryGroupBy | null][] = [
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 
-console.log(
-  `store ${path}; window ${start}..${end}; ${iterationsText}/${heavyText} runs each, alternating`,
-);
-console.log(
-  'user      rows    shape                  | GROUPING SETS p50/p90 | fold p50/p90 (ms of CPU)',
-);
+console.log(`store ${path}; window ${start}..${end}; ${iterationsText}/${heavyText} runs each`);
+console.log('user      rows    shape                      | p50 / p90 (ms of CPU)');
 for (const user of [typical, heavy]) {
   for (const [groupBy, timePeriod, secondary] of SHAPES) {
     const query: SpendingQuery = {
@@ -64,28 +56,21 @@ for (const user of [typical, heavy]) {
       categories: [],
       includeIncome: false,
       minTotalAmount: '50.00',
-      withCashFlow: true,
     };
-    const single = () => statementAggregates(db, query, reads);
-    const folded = () => foldedAggregates(db, query, reads);
-    const [a, b] = [
-      shapeSpendingAnalysis(query, await single()),
-      shapeSpendingAnalysis(query, await folded()),
-    ];
-    if (!isDeepStrictEqual(a, b)) throw new Error(`bodies differ: ${JSON.stringify(query)}`);
-    const times: [number[], number[]] = [[], []];
+    const answer = async () =>
+      spendingBody(shapeSpendingAnalysis(query, await spendingAggregates(db, query, reads)));
+    await answer();
+    const times: number[] = [];
     for (let i = 0; i < Number(user === heavy ? heavyText : iterationsText); i++) {
-      for (const [index, run] of [single, folded].entries()) {
-        const started = process.cpuUsage();
-        shapeSpendingAnalysis(query, await run());
-        const cpu = process.cpuUsage(started);
-        times[index]?.push((cpu.user + cpu.system) / 1000);
-      }
+      const started = process.cpuUsage();
+      await answer();
+      const cpu = process.cpuUsage(started);
+      times.push((cpu.user + cpu.system) / 1000);
     }
-    const [s, f] = times.map((list) => list.sort((x, y) => x - y)) as [number[], number[]];
+    times.sort((x, y) => x - y);
     const label = `${groupBy}/${timePeriod}${secondary ? `+${secondary}` : ''}`;
     console.log(
-      `${user === heavy ? 'heavy  ' : 'typical'} ${String(user.rows).padStart(7)}  ${label.padEnd(22)} | ${quantile(s, 0.5).toFixed(2).padStart(7)} ${quantile(s, 0.9).toFixed(2).padStart(7)}      | ${quantile(f, 0.5).toFixed(2).padStart(7)} ${quantile(f, 0.9).toFixed(2).padStart(7)}`,
+      `${user === heavy ? 'heavy  ' : 'typical'} ${String(user.rows).padStart(7)}  ${label.padEnd(26)} | ${quantile(times, 0.5).toFixed(2).padStart(7)} ${quantile(times, 0.9).toFixed(2).padStart(7)}`,
     );
   }
 }

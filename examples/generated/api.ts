@@ -661,7 +661,7 @@ export interface components {
             amount: string;
             /**
              * Format: date
-             * @description Transaction date
+             * @description Transaction date. ISO 8601 date (YYYY-MM-DD).
              */
             date: string;
             description: string;
@@ -683,7 +683,7 @@ export interface components {
             start_date?: string | null;
             /**
              * Format: date
-             * @description Period end, clipped to the window
+             * @description Period end, clipped to the window. ISO 8601 date (YYYY-MM-DD).
              */
             end_date: string;
             /** @description Total, two decimals */
@@ -744,7 +744,7 @@ export interface components {
             start_date?: string | null;
             /**
              * Format: date
-             * @description Period end, clipped to the window
+             * @description Period end, clipped to the window. ISO 8601 date (YYYY-MM-DD).
              */
             end_date: string;
             /** @description Total, two decimals */
@@ -780,7 +780,7 @@ export interface components {
             start_date?: string | null;
             /**
              * Format: date
-             * @description Period end, clipped to the window
+             * @description Period end, clipped to the window. ISO 8601 date (YYYY-MM-DD).
              */
             end_date: string;
             /** @description Total spending in the period */

@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spendingBody } from '../../src/areas/spending/body.ts';
 import { changeFrom, Exact, money, percent, rate, ratio, shareOf } from '../../src/domain/money.ts';
-import { cashFlowFields } from '../../src/domain/spending/cash-flow.ts';
+import { cashFlowOf } from '../../src/domain/spending/cash-flow.ts';
 import type { SpendingAggregates, SpendingQuery } from '../../src/domain/spending/model.ts';
 import { breakdown, shapeSpendingAnalysis } from '../../src/domain/spending/shape.ts';
 import { type SpendingTestApp, spendingTestApp } from '../fixtures/spending/app.ts';
@@ -20,6 +21,7 @@ import {
   spendingBodyMismatches,
   written,
 } from '../helpers/exact-figures.ts';
+import { spendingQuery } from '../helpers/spending-query.ts';
 import {
   buildStoreFromCsv,
   type FixtureRow,
@@ -126,8 +128,10 @@ describe('ratios are formatted exactly, half away from zero', () => {
           );
           const trend = changeFrom(exactOf(a), exactOf(b));
           expect(trend === null ? null : percent(trend)).toBe(expected.trend(text(a), text(b)));
-          const fields = cashFlowFields({ income: exactOf(a), expenses: exactOf(b) });
-          expect(fields.savings_rate).toBe(expected.savingsRate(text(a), text(b)));
+          const { savingsRate } = cashFlowOf({ income: exactOf(a), expenses: exactOf(b) });
+          expect(savingsRate === null ? null : rate(savingsRate)).toBe(
+            expected.savingsRate(text(a), text(b)),
+          );
         },
       ),
       { numRuns: 20_000 },
@@ -144,7 +148,9 @@ describe('ratios are formatted exactly, half away from zero', () => {
         }));
         const total = amounts.reduce((a, b) => a + b, 0n);
         for (const item of breakdown(items, exactOf(total))) {
-          expect(item.percentage).toBe(expected.percentage(item.amount, text(total)));
+          expect(percent(item.percentage)).toBe(
+            expected.percentage(money(item.amount), text(total)),
+          );
         }
       }),
       { numRuns: 3_000 },
@@ -155,28 +161,15 @@ describe('ratios are formatted exactly, half away from zero', () => {
 // --- The shaping of a whole answer -----------------------------------------------------------
 
 const LARGEST = {
-  transaction_id: 't1',
-  amount: '1.00',
+  transactionId: 't1',
+  amount: new Exact('1.00'),
   date: TODAY,
   description: 'X',
-  merchant_category_code: null,
+  merchantCategoryCode: null,
 };
 
 function queryFor(days: number, overrides: Partial<SpendingQuery> = {}): SpendingQuery {
-  return {
-    userId: 'u',
-    window: { start: startFor(TODAY, days), end: TODAY },
-    groupBy: 'category',
-    timePeriod: 'month',
-    secondaryGroupBy: null,
-    linkId: null,
-    accountIds: [],
-    categories: [],
-    includeIncome: false,
-    minTotalAmount: '0',
-    withCashFlow: true,
-    ...overrides,
-  };
+  return spendingQuery({ window: { start: startFor(TODAY, days), end: TODAY }, ...overrides });
 }
 
 describe('the shaped answer: every ratio against the reference', () => {
@@ -220,7 +213,7 @@ describe('the shaped answer: every ratio against the reference', () => {
             summary: { total: exactOf(total), count: 1, uniqueMerchants: 1 },
             cashFlow: { income: exactOf(cashFlow.income), expenses: exactOf(cashFlow.expenses) },
           };
-          const shaped = shapeSpendingAnalysis(query, aggregates);
+          const shaped = spendingBody(shapeSpendingAnalysis(query, aggregates));
           const totalText = text(total);
           expect(shaped.summary.average_daily_spending).toBe(
             expected.averageDaily(totalText, days),
@@ -293,7 +286,7 @@ describe('the shaped answer: every ratio against the reference', () => {
             summary: { total: exactOf(total), count: 3, uniqueMerchants: 1 },
             cashFlow: { income: new Exact(0), expenses: new Exact(0) },
           };
-          const shaped = shapeSpendingAnalysis(query, aggregates);
+          const shaped = spendingBody(shapeSpendingAnalysis(query, aggregates));
           const firstKey = `${query.window.start.slice(0, 7)}-01`;
           const expectedTrend = (period: string) => {
             if (period === firstKey) return null;
@@ -304,14 +297,14 @@ describe('the shaped answer: every ratio against the reference', () => {
             );
           };
           for (const entry of shaped.spending.by_time_period ?? []) {
-            const period = `${entry.start_date.slice(0, 7)}-01`;
+            const period = `${(entry.start_date as string).slice(0, 7)}-01`;
             const cents = periodCents.get(period) as bigint;
             expect(entry.percentage_of_total).toBe(expected.percentage(text(cents), text(total)));
             expect(entry.average_transaction).toBe(expected.averageTransaction(text(cents), 3));
             expect(entry.trend).toBe(expectedTrend(period));
           }
           for (const enriched of shaped.by_time_period ?? []) {
-            const period = `${enriched.start_date.slice(0, 7)}-01`;
+            const period = `${(enriched.start_date as string).slice(0, 7)}-01`;
             const cents = periodCents.get(period) as bigint;
             expect(enriched.percentage_of_total).toBe(
               expected.percentage(text(cents), text(total)),

@@ -15,6 +15,7 @@ import {
 import type { DuckDbPool } from '../../src/engines/duckdb/pool.ts';
 import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import { generateFixtures } from '../../tools/demo-data/generator.ts';
+import { spendingQuery } from './spending-query.ts';
 import { makeTempDir } from './store.ts';
 
 const VARIANTS = [
@@ -59,19 +60,17 @@ export async function spendingQueriesFor(
   ];
   return VARIANTS.flatMap(([groupBy, secondary]) =>
     cases.map(
-      ([window, timePeriod, [linkId, accountIds], includeIncome]): SpendingQuery => ({
-        userId,
-        window,
-        groupBy,
-        timePeriod,
-        secondaryGroupBy: secondary,
-        linkId,
-        accountIds,
-        categories: [],
-        includeIncome,
-        minTotalAmount: '0',
-        withCashFlow: true,
-      }),
+      ([window, timePeriod, [linkId, accountIds], includeIncome]): SpendingQuery =>
+        spendingQuery({
+          userId,
+          window,
+          groupBy,
+          timePeriod,
+          secondaryGroupBy: secondary,
+          linkId,
+          accountIds,
+          includeIncome,
+        }),
     ),
   );
 }

@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { money } from '../../src/domain/money.ts';
-import { isLarger, SpendingFold, type SpendingGroup } from '../../src/domain/spending/fold.ts';
-import type { LargestTransaction, SpendingQuery } from '../../src/domain/spending/model.ts';
+import {
+  isLarger,
+  type LargestCandidate,
+  SpendingFold,
+  type SpendingGroup,
+} from '../../src/domain/spending/fold.ts';
+import type { SpendingQuery } from '../../src/domain/spending/model.ts';
 import { shapeSpendingAnalysis } from '../../src/domain/spending/shape.ts';
+import { spendingQuery } from '../helpers/spending-query.ts';
 
-const query = (overrides: Partial<SpendingQuery> = {}): SpendingQuery => ({
-  userId: 'u1',
-  window: { start: '2026-01-01', end: '2026-03-31' },
-  groupBy: 'category',
-  timePeriod: 'month',
-  secondaryGroupBy: null,
-  linkId: null,
-  accountIds: [],
-  categories: [],
-  includeIncome: false,
-  minTotalAmount: '0',
-  withCashFlow: true,
-  ...overrides,
-});
+const query = (overrides: Partial<SpendingQuery> = {}): SpendingQuery =>
+  spendingQuery({ window: { start: '2026-01-01', end: '2026-03-31' }, ...overrides });
 
 const group = (overrides: Partial<SpendingGroup> = {}): SpendingGroup => ({
   direction: 'DEBIT',
@@ -32,22 +26,33 @@ const group = (overrides: Partial<SpendingGroup> = {}): SpendingGroup => ({
   ...overrides,
 });
 
-const largest = (
-  transaction_id: string,
+const candidate = (
+  id: string,
   amount: string,
-  date: string,
-  description = 'x',
-): LargestTransaction => ({
-  transaction_id,
+  day: string,
+  overrides: Partial<LargestCandidate> = {},
+): LargestCandidate => ({
+  id,
   amount,
-  date,
-  description,
+  day,
+  description: 'x',
   merchant_category_code: null,
+  direction: 'DEBIT',
+  category: 'Groceries',
+  merchant_name: 'Shop',
+  to_platform: false,
+  ...overrides,
 });
 
+/** The groups folded, each offering its largest row as a daily rollup's group would. */
 function fold(q: SpendingQuery, groups: SpendingGroup[]) {
   const folding = new SpendingFold(q);
   for (const g of groups) folding.add(g);
+  groups.forEach(({ direction, category, merchant_name, to_platform, max_amount, day }, i) => {
+    folding.offerLargest(
+      candidate(`t${i}`, max_amount, day, { direction, category, merchant_name, to_platform }),
+    );
+  });
   return folding;
 }
 
@@ -89,13 +94,15 @@ describe('the spending fold', () => {
     expect(folded.cashFlow.expenses.toFixed(2)).toBe('100.00');
   });
 
-  it('lists income entries only with include_income, and no cash flow without it asked', () => {
+  it('lists income entries only with include_income; the cash flow counts credits either way', () => {
     const groups = [group(), group({ direction: 'CREDIT', category: 'Income', amount: '5.00' })];
-    const withIncome = fold(query({ includeIncome: true, withCashFlow: false }), groups);
-    expect(withIncome.aggregates().entries.map((e) => e.flow)).toEqual(['spending', 'income']);
-    expect(withIncome.aggregates().cashFlow.income.isZero()).toBe(true);
+    const withIncome = fold(query({ includeIncome: true }), groups).aggregates();
+    expect(withIncome.entries.map((e) => e.flow)).toEqual(['spending', 'income']);
     // The summary is the spending side only.
-    expect(withIncome.aggregates().summary.total.toFixed(2)).toBe('10.00');
+    expect(withIncome.summary.total.toFixed(2)).toBe('10.00');
+    const spendingOnly = fold(query(), groups).aggregates();
+    expect(spendingOnly.entries.map((e) => e.flow)).toEqual(['spending']);
+    expect(spendingOnly.cashFlow.income.toFixed(2)).toBe('5.00');
   });
 
   it('puts missing merchants and a real "Unknown" in one bucket, counted once as a name', () => {
@@ -130,53 +137,100 @@ describe('the spending fold', () => {
 
 describe('the largest transaction', () => {
   it('is the largest amount, then the latest date, then the smallest id by code point', () => {
-    expect(isLarger(largest('b', '10.01', '2026-01-01'), largest('a', '10.00', '2026-02-01'))).toBe(
-      true,
-    );
-    expect(isLarger(largest('b', '10.00', '2026-02-01'), largest('a', '10.00', '2026-01-01'))).toBe(
-      true,
-    );
-    expect(isLarger(largest('a', '10.00', '2026-01-01'), largest('b', '10.00', '2026-01-01'))).toBe(
-      true,
-    );
+    expect(
+      isLarger(candidate('b', '10.01', '2026-01-01'), candidate('a', '10.00', '2026-02-01')),
+    ).toBe(true);
+    expect(
+      isLarger(candidate('b', '10.00', '2026-02-01'), candidate('a', '10.00', '2026-01-01')),
+    ).toBe(true);
+    expect(
+      isLarger(candidate('a', '10.00', '2026-01-01'), candidate('b', '10.00', '2026-01-01')),
+    ).toBe(true);
     // U+E000 precedes U+10000 by code point, though not by UTF-16 unit.
     expect(
-      isLarger(largest('\uE000', '1.00', '2026-01-01'), largest('\u{10000}', '1.00', '2026-01-01')),
+      isLarger(
+        candidate('\uE000', '1.00', '2026-01-01'),
+        candidate('\u{10000}', '1.00', '2026-01-01'),
+      ),
     ).toBe(true);
   });
 
-  it('is picked across groups and offered candidates alike', () => {
+  it('is picked among the candidates at its entry’s maximum that the rules count', () => {
     const folding = new SpendingFold(query());
-    folding.add(group({ max_amount: '40.00' }), largest('t9', '40.00', '2026-01-05'));
+    folding.add(group({ max_amount: '40.00' }));
+    folding.add(group({ day: '2026-01-07', max_amount: '40.00' }));
+    expect(folding.maxima().map((amount) => amount.toFixed(2))).toEqual(['40.00']);
+    folding.offerLargest(candidate('t9', '40.00', '2026-01-05'));
+    folding.offerLargest(candidate('t7', '40.00', '2026-01-07'));
+    // Below the maximum, a CREDIT without include_income, a platform transfer, another
+    // category's row: none is the entry's.
+    folding.offerLargest(candidate('t1', '39.99', '2026-03-01'));
+    folding.offerLargest(candidate('t0', '40.00', '2026-03-01', { direction: 'CREDIT' }));
+    folding.offerLargest(candidate('t2', '40.00', '2026-03-01', { to_platform: true }));
+    folding.offerLargest(candidate('t4', '40.00', '2026-03-01', { category: 'Travel' }));
+    // A tie on the latest day: the smaller id.
+    folding.offerLargest(candidate('t3', '40.00', '2026-01-07'));
+    const [entry] = folding.aggregates().entries;
+    expect(entry?.largest.transactionId).toBe('t3');
+    expect(money(entry?.largest.amount as never)).toBe('40.00');
+  });
+
+  it('is picked across groups that bring their largest rows, and then needs no candidates', () => {
+    const folding = new SpendingFold(query());
+    const row = (id: string, day: string) => ({
+      id,
+      day,
+      description: id,
+      merchant_category_code: null,
+    });
+    folding.add(group({ max_amount: '40.00', largest: row('t9', '2026-01-05') }));
+    folding.add(group({ max_amount: '12.00', largest: row('t1', '2026-03-01') }));
     folding.add(
-      group({ day: '2026-01-07', max_amount: '40.00' }),
-      largest('t7', '40.00', '2026-01-07'),
+      group({ day: '2026-01-07', max_amount: '40.00', largest: row('t7', '2026-01-07') }),
     );
-    // A smaller amount, an uncounted category's row, then a tie on the latest day.
-    folding.offerLargest(group(), largest('t1', '39.99', '2026-03-01'));
-    folding.offerLargest(group({ direction: 'CREDIT' }), largest('t0', '99.00', '2026-03-01'));
-    folding.offerLargest(group(), largest('t3', '40.00', '2026-01-07'));
-    expect(folding.maxima()).toEqual(['40.00']);
-    expect(folding.aggregates().entries[0]?.largest.transaction_id).toBe('t3');
+    folding.add(
+      group({ day: '2026-01-07', max_amount: '40.00', largest: row('t3', '2026-01-07') }),
+    );
+    // A platform transfer's group is no entry's.
+    folding.add(
+      group({ max_amount: '99.00', to_platform: true, largest: row('t0', '2026-03-01') }),
+    );
+    expect(folding.maxima()).toEqual([]);
+    const [entry] = folding.aggregates().entries;
+    expect(entry?.largest).toMatchObject({ transactionId: 't3', date: '2026-01-07' });
+    expect(money(entry?.largest.amount as never)).toBe('40.00');
+  });
+
+  it('must be offered: an entry without one fails rather than answering without it', () => {
+    const folding = new SpendingFold(query());
+    folding.add(group({ max_amount: '40.00' }));
+    folding.offerLargest(candidate('t1', '39.99', '2026-01-05'));
+    expect(() => folding.aggregates()).toThrow(/no largest transaction/);
   });
 });
 
 describe('is_recurring inputs and the single day', () => {
-  it('asks amounts only for merchants with a cadence, one per counted row', () => {
-    const monthly = ['2026-01-03', '2026-02-03', '2026-03-03'].map((day) =>
-      group({ merchant_name: 'Gym', day }),
+  it('asks amounts only for merchants with a cadence, by their stored names, one per counted row', () => {
+    const monthly = ['2026-01-03', '2026-02-03', '2026-03-03'].map((day, i) =>
+      group({ merchant_name: i === 0 ? null : i === 1 ? '' : 'Unknown', day }),
     );
     const folding = fold(query({ groupBy: 'merchant' }), [
       ...monthly,
       group({ merchant_name: 'Cafe', day: '2026-01-03' }),
       group({ merchant_name: 'Cafe', day: '2026-01-04' }),
     ]);
-    expect([...folding.recurringMerchants()]).toEqual(['Gym']);
-    folding.addAmount({ direction: 'DEBIT', merchant_name: 'Gym', amount: '10.00', count: 2 });
-    folding.addAmount({ direction: 'DEBIT', merchant_name: 'Gym', amount: '12.50', count: '1' });
-    const gym = folding.aggregates().entries.find((e) => e.key === 'Gym');
-    expect(gym?.dates).toEqual(['2026-01-03', '2026-02-03', '2026-03-03']);
-    expect(gym?.amountsInCents).toEqual([1000n, 1000n, 1250n]);
+    expect(folding.recurringMerchantNames()).toEqual([null, '', 'Unknown']);
+    const row = { direction: 'DEBIT', category: 'Groceries', to_platform: false } as const;
+    folding.addAmount({ ...row, merchant_name: null, amount: '10.00', count: 2 });
+    folding.addAmount({ ...row, merchant_name: 'Unknown', amount: '12.50', count: '1' });
+    // Not counted, or not a recurring entry's: left out.
+    folding.addAmount({ ...row, merchant_name: '', amount: '99.00', count: 1, to_platform: true });
+    folding.addAmount({ ...row, merchant_name: 'Cafe', amount: '3.00', count: 1 });
+    const [unknown, cafe] = folding.aggregates().entries;
+    expect(unknown?.key).toBe('Unknown');
+    expect(unknown?.dates).toEqual(['2026-01-03', '2026-02-03', '2026-03-03']);
+    expect(unknown?.amountsInCents).toEqual([1000n, 1000n, 1250n]);
+    expect(cafe?.amountsInCents).toEqual([]);
   });
 
   it('takes a monthly group’s days as its dates', () => {
@@ -191,10 +245,10 @@ describe('is_recurring inputs and the single day', () => {
     const folding = fold(query({ groupBy: 'time_period', timePeriod: 'day', window: day }), [
       group({ count: 3 }),
     ]);
-    for (const id of ['\u{10000}', '\uE000', 'a']) {
-      folding.addTransactionId({ id, direction: 'DEBIT', category: 'Groceries' });
-    }
-    folding.addTransactionId({ id: 'credit', direction: 'CREDIT', category: 'Income' });
+    const row = { direction: 'DEBIT', category: 'Groceries', to_platform: false } as const;
+    for (const id of ['\u{10000}', '\uE000', 'a']) folding.addTransactionId({ ...row, id });
+    folding.addTransactionId({ ...row, id: 'credit', direction: 'CREDIT', category: 'Income' });
+    folding.addTransactionId({ ...row, id: 'platform', to_platform: true });
     expect(folding.aggregates().entries[0]?.transactionIds).toEqual(['a', '\uE000', '\u{10000}']);
   });
 });
@@ -211,10 +265,10 @@ describe('folded, then shaped', () => {
       group({ merchant_name: name, amount: i >= 9 ? '1.00' : `${20 - i}.00` }),
     );
     groups.push(group({ merchant_name: 'Other', amount: '100.00', max_amount: '100.00' }));
-    const body = shapeSpendingAnalysis(q, fold(q, groups).aggregates());
-    const [january] = body.by_time_period ?? [];
-    expect(january?.total_amount).toBe('246.00');
-    expect(january?.breakdown.map((item) => [item.name, item.amount])).toEqual([
+    const analysis = shapeSpendingAnalysis(q, fold(q, groups).aggregates());
+    const [january] = analysis.enrichedPeriods ?? [];
+    expect(money(january?.totalAmount as never)).toBe('246.00');
+    expect(january?.breakdown.map((item) => [item.name, money(item.amount)])).toEqual([
       ['M01', '20.00'],
       ['M02', '19.00'],
       ['M03', '18.00'],
@@ -227,6 +281,8 @@ describe('folded, then shaped', () => {
       ['M10', '1.00'],
       ['Other', '101.00'],
     ]);
-    expect(january?.breakdown.at(-1)).toMatchObject({ transaction_count: 2, percentage: '41.06' });
+    const other = january?.breakdown.at(-1);
+    expect(other?.transactionCount).toBe(2);
+    expect(money(other?.percentage as never)).toBe('41.06');
   });
 });

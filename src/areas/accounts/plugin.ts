@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoneyOrNull } from '../../domain/money.ts';
-import { moneySchema } from '../../http/money.ts';
+import { moneySchema } from '../../http/decimal-schemas.ts';
 import { isoDate, protectedResponses } from '../../http/schemas.ts';
 import { Account } from '../common/account.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../../domain/taxonomy.ts';
-import { moneySchema } from '../../http/money.ts';
+import { moneySchema } from '../../http/decimal-schemas.ts';
 import { isoDate } from '../../http/schemas.ts';
 
 export const AccountBalance = z

@@ -7,9 +7,9 @@ import {
   nextExpectedPayDate,
   PAY_FREQUENCIES,
 } from '../../domain/pay-frequency.ts';
+import { moneySchema } from '../../http/decimal-schemas.ts';
 import { queryObject } from '../../http/fastapi/index.ts';
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
-import { moneySchema } from '../../http/money.ts';
 import { isoDate, protectedResponses, validationResponse } from '../../http/schemas.ts';
 import type { PayStatementRecord } from '../../port/read-port.ts';
 import { boundedCalendarPeriods } from '../common/periods.ts';

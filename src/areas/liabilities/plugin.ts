@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoneyOrNull, formatRate } from '../../domain/money.ts';
 import { LIABILITY_ACCOUNT_TYPES, LIABILITY_KINDS } from '../../domain/taxonomy.ts';
-import { decimalString, moneySchema } from '../../http/money.ts';
+import { decimalString, moneySchema } from '../../http/decimal-schemas.ts';
 import { isoDate, protectedResponses } from '../../http/schemas.ts';
 
 export const Liability = z

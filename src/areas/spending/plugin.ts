@@ -1,6 +1,6 @@
 /**
  * GET /v2/users/spending (docs/api.md) and the legacy GET /v1/users/spending: the same query
- * and body, without the cash-flow fields, marked deprecated in favour of v2.
+ * and body, with its cash-flow fields null, marked deprecated in favour of v2.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,6 +16,7 @@ import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { compileWriter } from '../../http/serializer.ts';
 import { resolveCategories } from '../common/categories-filter.ts';
 import { windowProblem } from '../common/window-query.ts';
+import { type SpendingBody, spendingBody } from './body.ts';
 import { SpendingAnalysisEnrichedResponse, SpendingQueryString } from './schemas.ts';
 
 /**
@@ -26,7 +27,6 @@ function spendingQuery(
   request: FastifyRequest,
   query: SpendingQueryString,
   today: string,
-  withCashFlow: boolean,
 ): SpendingQuery {
   const problems: ValidationErrorItem[] = [];
   const window = effectiveWindow(today, query.start_date, query.end_date);
@@ -46,7 +46,6 @@ function spendingQuery(
     categories,
     includeIncome: query.include_income,
     minTotalAmount: query.min_total_amount,
-    withCashFlow,
   };
 }
 
@@ -54,8 +53,15 @@ function spendingQuery(
  * The legacy endpoint's lifecycle headers: deprecated since 2026-01-01 (RFC 9745, a structured
  * date: `@` and Unix seconds), removed after 2027-06-30 (RFC 8594, an HTTP-date).
  */
-export const LEGACY_DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
-export const LEGACY_SUNSET = new Date(Date.UTC(2027, 5, 30, 23, 59, 59)).toUTCString();
+const LEGACY_DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
+const LEGACY_SUNSET = new Date(Date.UTC(2027, 5, 30, 23, 59, 59)).toUTCString();
+
+/** The legacy endpoint has no cash flow. */
+const NO_CASH_FLOW = {
+  total_income: null,
+  total_expenses: null,
+  savings_rate: null,
+} as const satisfies Partial<SpendingBody>;
 
 /** An answer as the route's schema serializes it, cut around request_id and created_at. */
 interface SerializedAnalysis {
@@ -111,20 +117,22 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
     (analysis) => analysis.head.length + analysis.tail.length,
   );
 
-  function analyse(withCashFlow: boolean) {
+  /** `legacy`: the v1 body, its cash-flow fields null. */
+  function analyse(legacy: boolean) {
     return async (
       request: FastifyRequest<{ Querystring: SpendingQueryString }>,
       reply: FastifyReply,
     ) => {
-      const query = spendingQuery(request, request.query, app.clock.today(), withCashFlow);
-      const key = JSON.stringify(query);
+      const query = spendingQuery(request, request.query, app.clock.today());
+      const key = `${legacy ? 'v1' : 'v2'} ${JSON.stringify(query)}`;
       const analysis = await cache.get(request.store.generation, key, async () => {
         const [aggregates, accounts] = await Promise.all([
           request.store.spendingAggregates(query),
           request.store.accounts(query.userId),
         ]);
+        const body = spendingBody(shapeSpendingAnalysis(query, aggregates));
         return serialized({
-          ...shapeSpendingAnalysis(query, aggregates),
+          ...(legacy ? { ...body, ...NO_CASH_FLOW } : body),
           currency: userCurrency(accounts),
         });
       });
@@ -150,7 +158,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
           'or calendar period, with summary figures and whole-window cash flow.',
       },
     },
-    analyse(true),
+    analyse(false),
   );
 
   app.get(
@@ -170,7 +178,7 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
       reply.header('deprecation', LEGACY_DEPRECATION);
       reply.header('sunset', LEGACY_SUNSET);
       reply.header('link', '</v2/users/spending>; rel="successor-version"');
-      return analyse(false)(request, reply);
+      return analyse(true)(request, reply);
     },
   );
 };

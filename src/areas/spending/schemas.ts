@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { TIME_PERIODS } from '../../domain/calendar.ts';
 import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../domain/spending/model.ts';
+import { decimalString as decimal } from '../../http/decimal-schemas.ts';
 import {
   qBool,
   qDate,
@@ -11,26 +12,26 @@ import {
   qStr,
   queryObject,
 } from '../../http/fastapi/index.ts';
-import { decimalString as decimal } from '../../http/money.ts';
+import { isoDate } from '../../http/schemas.ts';
 import { categoriesParameter } from '../common/categories-filter.ts';
 
-const isoDate = (description: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .meta({ description, format: 'date' });
 const trend = z
   .union([decimal('Percentage change from the previous period, two decimals'), z.null()])
   .optional();
+/** A calendar period's first and last day, clipped to the window. */
+const periodDates = {
+  start_date: isoDate('Period start, clipped to the window.').nullable().optional(),
+  end_date: isoDate('Period end, clipped to the window.'),
+};
 const flow = z
   .enum(['spending', 'income'])
   .meta({ description: 'Whether the entry totals DEBITs (spending) or CREDITs (income)' });
 
-export const LargestTransaction = z
+const LargestTransaction = z
   .looseObject({
     transaction_id: z.string().max(32).meta({ description: 'The transaction `id`' }),
     amount: decimal('Amount, two decimals'),
-    date: isoDate('Transaction date'),
+    date: isoDate('Transaction date.'),
     description: z.string(),
     merchant_category_code: z.string().nullable().optional(),
   })
@@ -40,17 +41,16 @@ export const LargestTransaction = z
       'The largest counted transaction of the entry (ties: latest date, then smallest id)',
   });
 
-export const Subcategory = z
+const Subcategory = z
   .looseObject({ name: z.string(), amount: decimal('Total, two decimals'), count: z.int() })
   .meta({
     id: 'Subcategory',
     description: 'An entry’s total in one subcategory (missing ones under Uncategorized)',
   });
 
-export const TimeSeriesPoint = z
+const TimeSeriesPoint = z
   .looseObject({
-    start_date: isoDate('Period start, clipped to the window').nullable().optional(),
-    end_date: isoDate('Period end, clipped to the window'),
+    ...periodDates,
     amount: decimal('Total, two decimals'),
     count: z.int(),
   })
@@ -69,7 +69,7 @@ const entryFigures = {
   flow,
 };
 
-export const CategorySpending = z
+const CategorySpending = z
   .looseObject({
     category: z.string(),
     ...entryFigures,
@@ -81,7 +81,7 @@ export const CategorySpending = z
     description: 'One category: spending, or income when `flow` is `income`',
   });
 
-export const MerchantSpending = z
+const MerchantSpending = z
   .looseObject({
     merchant_name: z.string(),
     category: z.string(),
@@ -94,11 +94,10 @@ export const MerchantSpending = z
     description: 'One merchant: spending, or income when `flow` is `income`',
   });
 
-export const TimePeriodSpendingWithTransactionIds = z
+const TimePeriodSpendingWithTransactionIds = z
   .looseObject({
     time_period: z.enum(TIME_PERIODS),
-    start_date: isoDate('Period start, clipped to the window').nullable().optional(),
-    end_date: isoDate('Period end, clipped to the window'),
+    ...periodDates,
     ...entryFigures,
     transaction_ids: z
       .array(z.string())
@@ -111,7 +110,7 @@ export const TimePeriodSpendingWithTransactionIds = z
     description: 'One calendar period: spending, or income when `flow` is `income`',
   });
 
-export const SpendingBreakdownItem = z
+const SpendingBreakdownItem = z
   .object({
     name: z.string(),
     amount: decimal('Total, two decimals'),
@@ -123,10 +122,9 @@ export const SpendingBreakdownItem = z
     description: 'One category or merchant of a period’s breakdown, or `Other`: the rest',
   });
 
-export const TimePeriodSpendingEnriched = z
+const TimePeriodSpendingEnriched = z
   .object({
-    start_date: isoDate('Period start, clipped to the window').nullable().optional(),
-    end_date: isoDate('Period end, clipped to the window'),
+    ...periodDates,
     total_amount: decimal('Total spending in the period'),
     transaction_count: z.int(),
     percentage_of_total: decimal('Share of the total spending'),
@@ -138,7 +136,7 @@ export const TimePeriodSpendingEnriched = z
     description: 'One calendar period of the double aggregation, with its top 10 plus `Other`',
   });
 
-export const SpendingDataWithTransactionIds = z
+const SpendingDataWithTransactionIds = z
   .looseObject({
     by_category: z.array(CategorySpending).nullable(),
     by_merchant: z.array(MerchantSpending).nullable(),
@@ -150,7 +148,7 @@ export const SpendingDataWithTransactionIds = z
       'Aggregated spending data: the list of `group_by` is filled, the two others are null',
   });
 
-export const SpendingSummary = z
+const SpendingSummary = z
   .looseObject({
     total_spending: decimal('Total counted spending'),
     average_daily_spending: decimal('Total / days in the window'),

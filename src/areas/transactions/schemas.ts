@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, DIRECTIONS } from '../../domain/taxonomy.ts';
-import { moneySchema } from '../../http/money.ts';
+import { moneySchema } from '../../http/decimal-schemas.ts';
 import { paginationFields } from '../../http/pagination.ts';
 import { isoDate } from '../../http/schemas.ts';
 import { Account } from '../common/account.ts';

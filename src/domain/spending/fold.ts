@@ -1,22 +1,24 @@
 /**
  * The spending arithmetic past an engine's SQL, written once: an engine sums the user's scoped
- * rows (rules 1-4 and the link/account scope) per day, or per month, and per the columns the
- * rules and breakdowns read; this folds those groups into the aggregates shape.ts finishes:
- * the counted rules 5-7, the cash flow, the period buckets, each entry's and breakdown's totals,
- * the summary, the largest transaction's tie-break, the merchants' dates and amounts
- * (is_recurring) and the single day's ids. Money is summed in integer cents (BigInt: exact at
- * any size, and far cheaper than a decimal per addition over a heavy user's groups).
+ * rows (rules 1-4 and the link/account scope) into groups that share a period and every column
+ * the rules and breakdowns read; this folds those groups into the aggregates shape.ts finishes:
+ * the counted rules 5-7, the cash flow, the Unknown and Uncategorized buckets, the period
+ * buckets, each entry's and breakdown's totals, the summary, the largest transaction's
+ * tie-break, which merchants' amounts is_recurring reads, and the single day's ids. Money is
+ * summed in integer cents (BigInt: exact at any size, and far cheaper than a decimal per
+ * addition over a heavy user's groups). The engines' rows are records as the read port's
+ * (snake_case, money as exact decimal text); port/spending.ts drives the fold over them.
  */
 
-import { periodKey } from '../calendar.ts';
-import { compareCodePoints, type Exact, exact, ZERO } from '../money.ts';
+import { periodKey, type TimePeriod } from '../calendar.ts';
+import { compareCodePoints, type Exact, exact } from '../money.ts';
+import type { Direction } from '../taxonomy.ts';
 import {
   type BreakdownAggregate,
   type BreakdownKey,
   breakdownSets,
   type EntryAggregate,
   type Flow,
-  type LargestTransaction,
   type SpendingAggregates,
   type SpendingQuery,
   singleDayTransactionIds,
@@ -25,49 +27,99 @@ import {
 } from './model.ts';
 import { cents, hasRecurringCadence } from './recurring.ts';
 
-export type Direction = 'DEBIT' | 'CREDIT';
-
-/** What a row is counted and grouped by. */
-export interface GroupKeys {
+/** What the rules read of a row (rules 5 and 7, and rule 6: `to_platform`) and its entry's keys. */
+interface GroupKeys {
   direction: Direction;
   category: string;
   merchant_name: string | null;
+  /** A DEBIT transfer to an investment platform (domain/platforms.ts, stored by build-db). */
+  to_platform: boolean;
 }
 
-/** Scoped rows sharing a day (or a month) and every column the rules and breakdowns read. */
-export interface SpendingGroup extends GroupKeys {
-  subcategory: string | null;
-  /** The group's day, or its month's first day (a monthly group). */
+/**
+ * What the groups of a query must keep apart (spendingGrain); a reader may keep more apart
+ * (a day within a month, an account): any such grain folds to the same aggregates.
+ */
+export interface SpendingGrain {
+  /** Each group lies inside one calendar period of this kind. */
+  period: TimePeriod;
+  /** Groups of different subcategories stay apart (by category: its breakdown). */
+  subcategories: boolean;
+  /** Each group carries the days it has rows on (by merchant: is_recurring's dates). */
+  days: boolean;
+}
+
+/** The grain the fold needs of `query`'s groups. */
+export function spendingGrain(query: SpendingQuery): SpendingGrain {
+  return {
+    period: query.timePeriod,
+    subcategories: breakdownSets(query.groupBy, query.secondaryGroupBy).some((set) =>
+      set.includes('subcategory'),
+    ),
+    days: query.groupBy === 'merchant',
+  };
+}
+
+/** One transaction that is a group's largest (isLarger), or a candidate for an entry's. */
+export interface LargestRow {
+  id: string;
   day: string;
-  to_platform: boolean;
+  description: string;
+  merchant_category_code: string | null;
+}
+
+/** Scoped rows summed together: rows that share every column the grain keeps apart. */
+export interface SpendingGroup extends GroupKeys {
+  /** Absent when the grain does not keep subcategories apart. */
+  subcategory?: string | null;
+  /** A day of the group's period: the group's day, or its period's or month's first day. */
+  day: string;
   /** Exact decimal text. */
   amount: string;
   count: number | string;
-  /** The group's largest amount, exact decimal text with two decimals. */
+  /** The group's largest amount, exact decimal text. */
   max_amount: string;
-  /** A monthly group's days (a daily group's is its day). */
+  /** The days the group has rows on, when the grain asks for them (else its `day` alone). */
   days?: readonly string[] | null;
+  /**
+   * The group's largest row (its amount is `max_amount`), when the reader has it: then every
+   * group it reads has one, and no entry needs candidates.
+   */
+  largest?: LargestRow | null;
 }
 
-/** How many counted rows of a merchant have an amount (is_recurring). */
-export interface MerchantAmount {
-  direction: Direction;
-  merchant_name: string | null;
+/** A scoped row that may be its entry's largest transaction. */
+export interface LargestCandidate extends GroupKeys, LargestRow {
+  /** Exact decimal text. */
+  amount: string;
+}
+
+/** How many scoped rows of a merchant (and direction, category, flag) have an amount. */
+export interface MerchantAmount extends GroupKeys {
+  /** Exact decimal text. */
   amount: string;
   count: number | string;
 }
 
+/** A scoped row of the single day whose ids are listed. */
+export interface DayTransaction {
+  id: string;
+  direction: Direction;
+  category: string;
+  to_platform: boolean;
+}
+
 /** The largest amount, then the latest date, then the smallest id (by code point). */
-export function isLarger(a: LargestTransaction, b: LargestTransaction): boolean {
+export function isLarger(a: LargestCandidate, b: LargestCandidate): boolean {
   const difference = cents(a.amount) - cents(b.amount);
   if (difference !== 0n) return difference > 0n;
-  if (a.date !== b.date) return a.date > b.date;
-  return compareCodePoints(a.transaction_id, b.transaction_id) < 0;
+  if (a.day !== b.day) return a.day > b.day;
+  return compareCodePoints(a.id, b.id) < 0;
 }
 
 const flowOf = (direction: Direction): Flow => (direction === 'CREDIT' ? 'income' : 'spending');
 const merchantOf = (name: string | null) => (name ? name : UNKNOWN_MERCHANT);
-const subcategoryOf = (name: string | null) => (name ? name : UNCATEGORIZED);
+const subcategoryOf = (name: string | null | undefined) => (name ? name : UNCATEGORIZED);
 const inDollars = (total: bigint): Exact => exact(total.toString()).dividedBy(100);
 const SEPARATOR = '\u0000';
 
@@ -80,15 +132,20 @@ interface EntryState extends Accumulator {
   direction: Direction;
   key: string;
   max: bigint;
-  largest?: LargestTransaction;
+  largest?: LargestCandidate;
   dates: Set<string>;
+  /** Merchant entries: the stored names folded into the entry (null, '' and 'Unknown' alike). */
+  names: Set<string | null>;
+  /** Merchant entries whose dates have a cadence: their amounts are read. */
+  recurring: boolean;
   amountsInCents: bigint[];
   transactionIds: string[];
 }
 
 /**
- * Folds one query's groups: `add` every group, then (as the engine has them) offer the largest
- * candidates, the amounts of `recurringMerchants()` and the single day's ids; `aggregates()`.
+ * Folds one query's groups: `add` every group, then offer the candidates for the `maxima()`
+ * (when the groups brought no largest rows), the amounts of `recurringMerchantNames()` and the
+ * single day's rows; `aggregates()`.
  */
 export class SpendingFold {
   private readonly categories: ReadonlySet<string>;
@@ -109,12 +166,10 @@ export class SpendingFold {
     this.breakdowns = this.sets.map(() => new Map());
   }
 
-  /**
-   * Rule 5 and rule 7's categories (its link and accounts scope the SQL; rule 6, the platform
-   * transfers, is the group's `to_platform`).
-   */
-  private isCounted(row: { direction: string; category: string }): boolean {
+  /** Rules 5-7 past the scope (link and accounts): direction, platform transfers, categories. */
+  private isCounted(row: { direction: Direction; category: string; to_platform: boolean }) {
     return (
+      !row.to_platform &&
       (row.direction === 'DEBIT' || this.query.includeIncome) &&
       (this.categories.size === 0 || this.categories.has(row.category))
     );
@@ -145,13 +200,12 @@ export class SpendingFold {
     return key;
   }
 
-  /** `largest`: the group's own largest row, when the engine has it. */
-  add(group: SpendingGroup, largest?: LargestTransaction): void {
+  add(group: SpendingGroup): void {
     const amount = cents(group.amount);
     const count = Number(group.count);
     if (group.direction === 'CREDIT') this.income += amount;
     else if (!group.to_platform) this.expenses += amount;
-    if (group.to_platform || !this.isCounted(group)) return;
+    if (!this.isCounted(group)) return;
 
     if (group.direction === 'DEBIT') {
       this.summaryCents += amount;
@@ -169,6 +223,8 @@ export class SpendingFold {
         count: 0,
         max,
         dates: new Set(),
+        names: new Set(),
+        recurring: false,
         amountsInCents: [],
         transactionIds: [],
       };
@@ -177,9 +233,14 @@ export class SpendingFold {
     entry.cents += amount;
     entry.count += count;
     if (max > entry.max) entry.max = max;
-    if (largest && (!entry.largest || isLarger(largest, entry.largest))) entry.largest = largest;
+    if (group.largest && max === entry.max) {
+      const { direction, category, merchant_name, to_platform } = group;
+      const row = { ...group.largest, amount: group.max_amount };
+      this.offer(entry, { ...row, direction, category, merchant_name, to_platform });
+    }
     if (this.query.groupBy === 'merchant') {
       for (const day of group.days ?? [group.day]) entry.dates.add(day);
+      entry.names.add(group.merchant_name);
     }
 
     const values: Record<BreakdownKey, string> = {
@@ -189,7 +250,8 @@ export class SpendingFold {
       period: this.periodOf(group.day),
     };
     this.sets.forEach((set, index) => {
-      const key = [group.direction, ...set.map((column) => values[column])].join(SEPARATOR);
+      let key: string = group.direction;
+      for (const column of set) key += SEPARATOR + values[column];
       const breakdown = this.breakdowns[index] as Map<string, Accumulator>;
       const total = breakdown.get(key);
       if (total) {
@@ -199,40 +261,51 @@ export class SpendingFold {
     });
   }
 
-  /** The entries' largest amounts, distinct: the rows that may be some entry's largest. */
-  maxima(): string[] {
-    return [...new Set([...this.entries.values()].map((entry) => inDollars(entry.max).toFixed(2)))];
+  private offer(entry: EntryState, row: LargestCandidate): void {
+    if (!entry.largest || isLarger(row, entry.largest)) entry.largest = row;
   }
 
-  /** A row not to an investment platform that may be its entry's largest transaction. */
-  offerLargest(row: GroupKeys, largest: LargestTransaction): void {
+  /** The largest amounts, distinct, of the entries whose groups brought no largest row. */
+  maxima(): Exact[] {
+    const amounts = new Set<bigint>();
+    for (const entry of this.entries.values()) if (!entry.largest) amounts.add(entry.max);
+    return [...amounts].map(inDollars);
+  }
+
+  /** A row whose amount is one of `maxima()`: its entry's largest transaction, if no other is. */
+  offerLargest(row: LargestCandidate): void {
     if (!this.isCounted(row)) return;
-    const entry = this.entries.get(this.entryKey(row, largest.date));
-    if (entry && (!entry.largest || isLarger(largest, entry.largest))) entry.largest = largest;
+    const entry = this.entries.get(this.entryKey(row, row.day));
+    if (entry && cents(row.amount) === entry.max) this.offer(entry, row);
   }
 
   /**
-   * The merchant entries whose dates have a recurring cadence: only their amounts matter
-   * (recurring.ts), and a heavy user's daily merchants need none.
+   * The stored merchant names (null: none) of the merchant entries whose dates have a recurring
+   * cadence: only their amounts matter (recurring.ts), and a heavy user's daily merchants need
+   * none.
    */
-  recurringMerchants(): Set<string> {
-    const names = new Set<string>();
+  recurringMerchantNames(): (string | null)[] {
+    const names: (string | null)[] = [];
     if (this.query.groupBy !== 'merchant') return names;
     for (const entry of this.entries.values()) {
-      if (hasRecurringCadence([...entry.dates].sort())) names.add(entry.key);
+      if (!hasRecurringCadence([...entry.dates].sort())) continue;
+      entry.recurring = true;
+      names.push(...entry.names);
     }
-    return names;
+    return [...new Set(names)];
   }
 
+  /** Amounts of the merchants recurringMerchantNames() named. */
   addAmount(row: MerchantAmount): void {
+    if (!this.isCounted(row)) return;
     const entry = this.entries.get(`${row.direction}${SEPARATOR}${merchantOf(row.merchant_name)}`);
-    if (!entry) return;
+    if (!entry?.recurring) return;
     const each = cents(row.amount);
     for (let i = Number(row.count); i > 0; i--) entry.amountsInCents.push(each);
   }
 
-  /** A row not to an investment platform of the single day whose ids are listed. */
-  addTransactionId(row: { id: string; direction: Direction; category: string }): void {
+  /** A row of the single day whose ids are listed. */
+  addTransactionId(row: DayTransaction): void {
     if (!this.isCounted(row)) return;
     this.entries
       .get(`${row.direction}${SEPARATOR}${this.query.window.start}`)
@@ -240,22 +313,30 @@ export class SpendingFold {
   }
 
   aggregates(): SpendingAggregates {
-    const { groupBy, withCashFlow } = this.query;
+    const { groupBy } = this.query;
     const listsIds = singleDayTransactionIds(this.query);
     return {
-      entries: [...this.entries.values()].map(
-        (entry): EntryAggregate => ({
+      entries: [...this.entries.values()].map((entry): EntryAggregate => {
+        const { largest } = entry;
+        if (!largest) throw new Error(`no largest transaction was offered for ${entry.key}`);
+        return {
           flow: flowOf(entry.direction),
           key: entry.key,
           amount: inDollars(entry.cents),
           count: entry.count,
-          largest: entry.largest as LargestTransaction,
+          largest: {
+            transactionId: largest.id,
+            amount: exact(largest.amount),
+            date: largest.day,
+            description: largest.description,
+            merchantCategoryCode: largest.merchant_category_code,
+          },
           ...(groupBy === 'merchant'
             ? { dates: [...entry.dates].sort(), amountsInCents: entry.amountsInCents }
             : {}),
           ...(listsIds ? { transactionIds: entry.transactionIds.sort(compareCodePoints) } : {}),
-        }),
-      ),
+        };
+      }),
       breakdowns: this.sets.flatMap((set, index) =>
         [...(this.breakdowns[index] as Map<string, Accumulator>).entries()].map(
           ([key, total]): BreakdownAggregate => {
@@ -277,9 +358,7 @@ export class SpendingFold {
         count: this.summaryCount,
         uniqueMerchants: this.merchantNames.size,
       },
-      cashFlow: withCashFlow
-        ? { income: inDollars(this.income), expenses: inDollars(this.expenses) }
-        : { income: ZERO, expenses: ZERO },
+      cashFlow: { income: inDollars(this.income), expenses: inDollars(this.expenses) },
     };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The spending analysis as the domain sees it: the query (resolved window, filters, grouping)
- * and the engine-neutral aggregates an engine returns for it, which shape.ts turns into the
- * response. Every engine adapter produces exactly these.
+ * and the aggregates the fold (fold.ts) makes of an engine's groups, which shape.ts turns into
+ * the analysis's figures.
  */
 import type { TimePeriod, Window } from '../calendar.ts';
 import type { Exact } from '../money.ts';
@@ -27,7 +27,6 @@ export interface SpendingQuery {
   includeIncome: boolean;
   /** Category and merchant entries below this total are left out (exact decimal text). */
   minTotalAmount: string;
-  withCashFlow: boolean;
 }
 
 export interface Totals {
@@ -35,13 +34,14 @@ export interface Totals {
   count: number;
 }
 
-export type LargestTransaction = {
-  transaction_id: string;
-  amount: string;
+/** An entry's largest counted transaction (fold.ts, isLarger: the tie-break). */
+export interface LargestTransaction {
+  transactionId: string;
+  amount: Exact;
   date: string;
   description: string;
-  merchant_category_code: string | null;
-};
+  merchantCategoryCode: string | null;
+}
 
 /** One listed entry: a category, merchant or period (its key) of one flow. */
 export interface EntryAggregate extends Totals {

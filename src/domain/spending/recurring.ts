@@ -5,7 +5,7 @@
 import { dayNumber } from '../calendar.ts';
 
 /** Cadence bands in days between neighbouring distinct dates, both ends inclusive. */
-export const CADENCE_BANDS = [
+const CADENCE_BANDS = [
   { name: 'weekly', min: 6, max: 8 },
   { name: 'biweekly', min: 13, max: 16 },
   { name: 'monthly', min: 27, max: 33 },

@@ -1,9 +1,18 @@
 /**
- * Pure shaping of the query's aggregates into the response body (docs/api.md, "Grouping",
- * "include_income", "Figures"). No I/O: every rule past the SQL lives here.
+ * Pure shaping of the query's aggregates into the analysis's figures (docs/api.md, "Grouping",
+ * "include_income", "Figures"): exact totals, quotients left unevaluated (Ratio) until the
+ * area writes them, dates, the ranked lists. No I/O and no wire format: areas/spending/ writes
+ * the body.
  */
 
-import { clippedPeriod, daysIn, lastTwoPeriods, periodKey, previousKey } from '../calendar.ts';
+import {
+  clippedPeriod,
+  daysIn,
+  lastTwoPeriods,
+  periodKey,
+  previousKey,
+  type TimePeriod,
+} from '../calendar.ts';
 import {
   byAmountThenName,
   changeFrom,
@@ -12,17 +21,16 @@ import {
   type Exact,
   exact,
   type Figure,
-  money,
-  percent,
   ratio,
   shareOf,
   ZERO,
 } from '../money.ts';
-import { cashFlowFields, NO_CASH_FLOW } from './cash-flow.ts';
+import { type CashFlow, cashFlowOf } from './cash-flow.ts';
 import {
   type BreakdownAggregate,
   type EntryAggregate,
   type Flow,
+  type LargestTransaction,
   type SpendingAggregates,
   type SpendingQuery,
   singleDayTransactionIds,
@@ -32,25 +40,106 @@ import {
 import { isRecurring } from './recurring.ts';
 
 /** Breakdown items ranked per period before the rest is folded into one `Other`. */
-export const BREAKDOWN_TOP = 10;
-export const OTHER = 'Other';
+const BREAKDOWN_TOP = 10;
+const OTHER = 'Other';
 
 const FLOWS: readonly Flow[] = ['spending', 'income'];
 
-const fmt = (value: Figure | null): string | null => (value === null ? null : percent(value));
+/** What every listed entry (category, merchant or period) shows. */
+export interface EntryFigures {
+  totalAmount: Exact;
+  transactionCount: number;
+  averageTransaction: Figure;
+  /** Share of its flow's total, in percent. */
+  percentageOfTotal: Figure;
+  largestTransaction: LargestTransaction;
+  /** Change from the previous period, in percent; null without a non-zero one. */
+  trend: Figure | null;
+  flow: Flow;
+}
+
+/** An entry's total in one calendar period, clipped to the window. */
+export interface PeriodTotal {
+  startDate: string;
+  endDate: string;
+  amount: Exact;
+  count: number;
+}
+
+interface CategorySpending extends EntryFigures {
+  category: string;
+  subcategories: { name: string; amount: Exact; count: number }[];
+  timeSeries: PeriodTotal[];
+}
+
+interface MerchantSpending extends EntryFigures {
+  merchantName: string;
+  /** The merchant's category with the largest total. */
+  category: string;
+  isRecurring: boolean;
+  timeSeries: PeriodTotal[];
+}
+
+interface PeriodSpending extends EntryFigures {
+  timePeriod: TimePeriod;
+  startDate: string;
+  endDate: string;
+  /** The counted ids, only for a single day grouped by day. */
+  transactionIds: string[] | null;
+}
+
+interface BreakdownItem {
+  name: string;
+  amount: Exact;
+  transactionCount: number;
+  /** Share of the period's total, in percent. */
+  percentage: Figure;
+}
+
+/** A period of the spending with its top names (secondary_group_by). */
+interface EnrichedPeriod {
+  startDate: string;
+  endDate: string;
+  totalAmount: Exact;
+  transactionCount: number;
+  percentageOfTotal: Figure;
+  trend: Figure | null;
+  breakdown: BreakdownItem[];
+}
+
+interface SpendingSummary {
+  totalSpending: Exact;
+  averageDailySpending: Figure;
+  averageMonthlySpending: Figure;
+  totalTransactions: number;
+  uniqueMerchants: number;
+  topCategory: string;
+  topMerchant: string;
+}
+
+/** The analysis: the entries of the query's grouping (the two others null), and its totals. */
+export interface SpendingAnalysis {
+  byCategory: CategorySpending[] | null;
+  byMerchant: MerchantSpending[] | null;
+  byTimePeriod: PeriodSpending[] | null;
+  summary: SpendingSummary;
+  /** Grouped by period with a secondary grouping: each period's breakdown. */
+  enrichedPeriods: EnrichedPeriod[] | null;
+  cashFlow: CashFlow;
+}
 
 function sumOf(items: readonly Totals[]): Exact {
   return items.reduce((total, item) => total.plus(item.amount), ZERO);
 }
 
-function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Figure | null) {
+function entryFigures(entry: EntryAggregate, flowTotal: Exact, trend: Figure | null): EntryFigures {
   return {
-    total_amount: money(entry.amount),
-    transaction_count: entry.count,
-    average_transaction: money(ratio(entry.amount, entry.count)),
-    percentage_of_total: percent(shareOf(entry.amount, flowTotal)),
-    largest_transaction: entry.largest,
-    trend: fmt(trend),
+    totalAmount: entry.amount,
+    transactionCount: entry.count,
+    averageTransaction: ratio(entry.amount, entry.count),
+    percentageOfTotal: shareOf(entry.amount, flowTotal),
+    largestTransaction: entry.largest,
+    trend,
     flow: entry.flow,
   };
 }
@@ -83,7 +172,10 @@ function groupRows<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string
   return groups;
 }
 
-export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: SpendingAggregates) {
+export function shapeSpendingAnalysis(
+  query: SpendingQuery,
+  aggregates: SpendingAggregates,
+): SpendingAnalysis {
   const { window, timePeriod, groupBy } = query;
   const minTotalAmount = exact(query.minTotalAmount);
   const entriesOf = (flow: Flow) => aggregates.entries.filter((entry) => entry.flow === flow);
@@ -105,15 +197,15 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
   );
   const { last, beforeLast } = lastTwoPeriods(window, timePeriod);
 
-  function timeSeries(entry: EntryAggregate) {
+  function timeSeries(entry: EntryAggregate): PeriodTotal[] {
     const rows = periodRows.get(`${entry.flow}\u0000${entry.key}`) ?? [];
     return rows
       .map((row) => ({ period: clippedPeriod(row.period as string, timePeriod, window), row }))
       .sort((a, b) => (a.period.key < b.period.key ? -1 : 1))
       .map(({ period, row }) => ({
-        start_date: period.start,
-        end_date: period.end,
-        amount: money(row.amount),
+        startDate: period.start,
+        endDate: period.end,
+        amount: row.amount,
         count: row.count,
       }));
   }
@@ -136,7 +228,7 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
         ),
       );
 
-  function categoryEntries() {
+  function categoryEntries(): CategorySpending[] {
     const subcategoryRows = groupRows(
       aggregates.breakdowns.filter((row) => row.subcategory !== undefined),
       entryKeyOf,
@@ -154,15 +246,15 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
           )
           .map((row) => ({
             name: row.subcategory as string,
-            amount: money(row.amount),
+            amount: row.amount,
             count: row.count,
           })),
-        time_series: timeSeries(entry),
+        timeSeries: timeSeries(entry),
       })),
     );
   }
 
-  function merchantEntries() {
+  function merchantEntries(): MerchantSpending[] {
     const categoryRows = groupRows(
       aggregates.breakdowns.filter(
         (row) => row.merchant !== undefined && row.category !== undefined,
@@ -173,11 +265,11 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
       listed(flow).map((entry) => {
         const categories = categoryRows.get(`${flow}\u0000${entry.key}`) ?? [];
         return {
-          merchant_name: entry.key,
+          merchantName: entry.key,
           category: topName(new Map(categories.map((row) => [row.category as string, row.amount]))),
           ...entryFigures(entry, flowTotals.get(flow) as Exact, lastPeriodTrend(entry)),
-          is_recurring: isRecurring(entry.dates ?? [], entry.amountsInCents ?? []),
-          time_series: timeSeries(entry),
+          isRecurring: isRecurring(entry.dates ?? [], entry.amountsInCents ?? []),
+          timeSeries: timeSeries(entry),
         };
       }),
     );
@@ -191,28 +283,28 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
   }
 
   const withIds = singleDayTransactionIds(query);
-  function periodEntries() {
+  function periodEntries(): PeriodSpending[] {
     return FLOWS.flatMap((flow) => {
       const entries = entriesOf(flow).sort((a, b) => (a.key < b.key ? -1 : 1));
       const amounts = new Map(entries.map((entry) => [entry.key, entry.amount]));
       return entries.map((entry) => {
         const period = clippedPeriod(entry.key, timePeriod, window);
         return {
-          time_period: timePeriod,
-          start_date: period.start,
-          end_date: period.end,
+          timePeriod,
+          startDate: period.start,
+          endDate: period.end,
           ...entryFigures(
             entry,
             flowTotals.get(flow) as Exact,
             periodTrend(entry.key, (key) => amounts.get(key)),
           ),
-          transaction_ids: withIds ? (entry.transactionIds ?? []) : null,
+          transactionIds: withIds ? (entry.transactionIds ?? []) : null,
         };
       });
     });
   }
 
-  function enrichedPeriods(secondary: 'category' | 'merchant') {
+  function enrichedPeriods(secondary: 'category' | 'merchant'): EnrichedPeriod[] {
     const spendingTotal = flowTotals.get('spending') as Exact;
     const periods = entriesOf('spending').sort((a, b) => (a.key < b.key ? -1 : 1));
     const amounts = new Map(periods.map((entry) => [entry.key, entry.amount]));
@@ -228,18 +320,18 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
         count: row.count,
       }));
       return {
-        start_date: period.start,
-        end_date: period.end,
-        total_amount: money(entry.amount),
-        transaction_count: entry.count,
-        percentage_of_total: percent(shareOf(entry.amount, spendingTotal)),
-        trend: fmt(periodTrend(entry.key, (key) => amounts.get(key))),
+        startDate: period.start,
+        endDate: period.end,
+        totalAmount: entry.amount,
+        transactionCount: entry.count,
+        percentageOfTotal: shareOf(entry.amount, spendingTotal),
+        trend: periodTrend(entry.key, (key) => amounts.get(key)),
         breakdown: breakdown(items, entry.amount),
       };
     });
   }
 
-  function summary() {
+  function summary(): SpendingSummary {
     const { total, count, uniqueMerchants } = aggregates.summary;
     const totalsBy = (dimension: 'category' | 'merchant'): Map<string, Exact> =>
       groupBy === dimension
@@ -257,28 +349,26 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
     // Multiplied before dividing: total x 30.4375 / days, rounded once, exactly.
     const days = daysIn(window);
     return {
-      total_spending: money(total),
-      average_daily_spending: money(ratio(total, days)),
-      average_monthly_spending: money(ratio(total.times(DAYS_PER_MONTH), days)),
-      total_transactions: count,
-      unique_merchants: uniqueMerchants,
-      top_category: topName(totalsBy('category')),
-      top_merchant: topName(totalsBy('merchant'), UNKNOWN_MERCHANT),
+      totalSpending: total,
+      averageDailySpending: ratio(total, days),
+      averageMonthlySpending: ratio(total.times(DAYS_PER_MONTH), days),
+      totalTransactions: count,
+      uniqueMerchants,
+      topCategory: topName(totalsBy('category')),
+      topMerchant: topName(totalsBy('merchant'), UNKNOWN_MERCHANT),
     };
   }
 
   return {
-    spending: {
-      by_category: groupBy === 'category' ? categoryEntries() : null,
-      by_merchant: groupBy === 'merchant' ? merchantEntries() : null,
-      by_time_period: groupBy === 'time_period' ? periodEntries() : null,
-    },
+    byCategory: groupBy === 'category' ? categoryEntries() : null,
+    byMerchant: groupBy === 'merchant' ? merchantEntries() : null,
+    byTimePeriod: groupBy === 'time_period' ? periodEntries() : null,
     summary: summary(),
-    by_time_period:
+    enrichedPeriods:
       groupBy === 'time_period' && query.secondaryGroupBy
         ? enrichedPeriods(query.secondaryGroupBy)
         : null,
-    ...(query.withCashFlow ? cashFlowFields(aggregates.cashFlow) : NO_CASH_FLOW),
+    cashFlow: cashFlowOf(aggregates.cashFlow),
   };
 }
 
@@ -289,7 +379,7 @@ export function shapeSpendingAnalysis(query: SpendingQuery, aggregates: Spending
 export function breakdown(
   items: ReadonlyArray<{ name: string; amount: Exact; count: number }>,
   periodTotal: Exact,
-) {
+): BreakdownItem[] {
   const ranked = items
     .filter((item) => item.name !== OTHER)
     .sort(
@@ -308,11 +398,8 @@ export function breakdown(
     : top;
   return listed.map((item) => ({
     name: item.name,
-    amount: money(item.amount),
-    transaction_count: item.count,
-    percentage: percent(shareOf(item.amount, periodTotal)),
+    amount: item.amount,
+    transactionCount: item.count,
+    percentage: shareOf(item.amount, periodTotal),
   }));
 }
-
-/** The analysis body without its per-request fields (request_id, created_at). */
-export type SpendingAnalysis = ReturnType<typeof shapeSpendingAnalysis>;

@@ -8,7 +8,7 @@ import { Exact } from '../../../src/domain/money.ts';
 import type { SpendingAggregates } from '../../../src/domain/spending/model.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import {
-  type SpendingReads,
+  type DuckDbSpendingReads,
   spendingAggregates,
   spendingReadsOf,
 } from '../../../src/engines/duckdb/spending.ts';
@@ -45,7 +45,11 @@ function normalized(aggregates: SpendingAggregates): string[] {
  * Compares the store's own reads with the rows, for each user and query of
  * spendingQueriesFor. Returns how many queries were compared.
  */
-async function compareSources(store: DuckDbPool, reads: SpendingReads, users: readonly string[]) {
+async function compareSources(
+  store: DuckDbPool,
+  reads: DuckDbSpendingReads,
+  users: readonly string[],
+) {
   const none = new Set<string>();
   let compared = 0;
   for (const userId of users) {

@@ -14,6 +14,7 @@ import {
   loadStoreFile,
   RecordingPool,
 } from '../../helpers/postgres.ts';
+import { spendingQuery } from '../../helpers/spending-query.ts';
 import { buildDemoStore } from '../../helpers/store.ts';
 
 const USER = 'usr_jqhzo7mn41';
@@ -39,20 +40,13 @@ const EVERY_FILTER: TransactionFilters = {
   maxAmount: '900.00',
   text: 'geico',
 };
-const spending = (overrides: Partial<SpendingQuery>): SpendingQuery => ({
-  userId: USER,
-  window: { start: '2025-11-01', end: '2026-10-31' },
-  groupBy: 'category',
-  timePeriod: 'month',
-  secondaryGroupBy: null,
-  linkId: null,
-  accountIds: [],
-  categories: [],
-  includeIncome: true,
-  minTotalAmount: '0',
-  withCashFlow: true,
-  ...overrides,
-});
+const spending = (overrides: Partial<SpendingQuery>): SpendingQuery =>
+  spendingQuery({
+    userId: USER,
+    window: { start: '2025-11-01', end: '2026-10-31' },
+    includeIncome: true,
+    ...overrides,
+  });
 
 let pool: RecordingPool;
 let port: PostgresPort;

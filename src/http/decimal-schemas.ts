@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The decimal pattern of docs/api.md (pydantic v2's JSON schema for `Decimal`). */
-export const DECIMAL_PATTERN = '^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$';
+const DECIMAL_PATTERN = '^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$';
 
 /**
  * A decimal string in a response (money, rate, percentage), matching DECIMAL_PATTERN. Without a
