@@ -100,11 +100,38 @@ function distanceTo(schedule: Schedule, scheduled: number, day: number): number 
 interface EventDate {
   day: number;
   month: number;
+  /** Its distance from each day of the month (1 to 31) every month, once asked (byMonthDay). */
+  monthDayDistances?: Int32Array;
 }
 
 function eventDateOf(day: number): EventDate {
   const date = dateOf(day);
   return { day, month: +date.slice(0, 4) * 12 + (+date.slice(5, 7) - 1) };
+}
+
+const EVERY_MONTH_DAYS = Array.from({ length: 31 }, (_, k) => k + 1);
+
+/**
+ * A date's distance from each day of the month (index 1 to 31) as a monthly schedule: the
+ * nearest of that day in the date's month, the one before and the one after. A schedule of
+ * several days every month is as near as its nearest day, so the pairs of days are scored
+ * from this table instead of from their scheduled days (465 pairs times every date).
+ */
+function byMonthDay(date: EventDate): Int32Array {
+  if (date.monthDayDistances) return date.monthDayDistances;
+  const schedule: Schedule = { monthDays: EVERY_MONTH_DAYS, months: 1, phase: 0 };
+  const distances = new Int32Array(32).fill(2 ** 30);
+  for (const index of [date.month - 1, date.month, date.month + 1]) {
+    const first = monthStart(index);
+    const length = monthStart(index + 1) - first;
+    for (const monthDay of EVERY_MONTH_DAYS) {
+      const scheduled = first + Math.min(monthDay, length) - 1;
+      const distance = distanceTo(schedule, scheduled, date.day);
+      if (distance < (distances[monthDay] as number)) distances[monthDay] = distance;
+    }
+  }
+  date.monthDayDistances = distances;
+  return distances;
 }
 
 /**
@@ -125,6 +152,18 @@ function scheduledAround(schedule: Schedule, { day, month }: EventDate): number[
     const length = monthStart(index + 1) - first;
     return monthDays.map((monthDay) => first + Math.min(monthDay, length) - 1);
   });
+}
+
+/** A date's distance from a schedule: from its nearest scheduled day. */
+function distanceFrom(schedule: Schedule, date: EventDate): number {
+  if ('monthDays' in schedule && schedule.months === 1) {
+    const distances = byMonthDay(date);
+    let nearest = Number.POSITIVE_INFINITY;
+    for (const monthDay of schedule.monthDays)
+      nearest = Math.min(nearest, distances[monthDay] as number);
+    return nearest;
+  }
+  return distanceTo(schedule, nearestScheduled(schedule, date), date.day);
 }
 
 /** The scheduled day nearest a date (the earlier one on a tie). */
@@ -154,7 +193,7 @@ function bestFit(candidates: readonly Schedule[], dates: readonly EventDate[]): 
     let total = 0;
     let worst = 0;
     for (const date of dates) {
-      const distance = distanceTo(schedule, nearestScheduled(schedule, date), date.day);
+      const distance = distanceFrom(schedule, date);
       total += distance;
       worst = Math.max(worst, distance);
       if (best && total > best.total) break; // cannot win
