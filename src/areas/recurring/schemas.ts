@@ -106,4 +106,3 @@ export const RecurringQueryString = queryObject({
     description: 'Only accounts of this link; empty means no filter',
   }),
 });
-export type RecurringQueryString = z.infer<typeof RecurringQueryString>;

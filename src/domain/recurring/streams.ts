@@ -29,7 +29,7 @@ import type {
  * Days of grace after the next expected date before a stream is tombstoned: half the cadence's
  * length in whole days (7, 14, 15, 30, 91, 182, 365), at least 3.
  */
-export const GRACE_DAYS: Readonly<Record<Cadence, number>> = {
+const GRACE_DAYS: Readonly<Record<Cadence, number>> = {
   weekly: 3,
   biweekly: 7,
   semimonthly: 7,

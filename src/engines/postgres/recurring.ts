@@ -2,12 +2,12 @@
  * What recurring streams read on the sharded cluster (port/recurring.ts): the user's counted
  * rows (spending rules 1, 3 and 4) up to a day, in the link and account scope, grouped by raw
  * key or listed for the keys that form streams. Each statement names one user, so its scan runs
- * on the user's shard with every condition; the grouping by raw key (the description only for
- * rows without a merchant name) is an expression postgres_fdw does not push down, so the
- * coordinator groups the scanned columns: measured on the demo user, as fast as two pushed-down
- * halves (named rows, nameless rows) in one statement. The domain keys, merges and judges the
- * rows (domain/recurring/). A merchant name is tested with IS NULL and = '' (a coalesce would
- * keep the condition off the shard).
+ * on the user's shard with every condition. Grouping by the raw key (the description only for
+ * rows without a merchant name) is an expression postgres_fdw does not push down: the shard
+ * sends the counted rows' grouped columns and the coordinator groups them (splitting the
+ * named and the nameless rows into two plain groupings was no faster on the demo user). A
+ * merchant name is tested with IS NULL and = '' (a coalesce would keep the condition off the
+ * shard). The domain keys, merges and judges the rows (domain/recurring/).
  */
 import type { RawKeyDays, RecurringRow, RecurringScope } from '../../domain/recurring/model.ts';
 import type { RecurringReads } from '../../port/recurring.ts';
