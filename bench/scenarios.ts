@@ -139,6 +139,8 @@ export function mainScenarios(): Scenario[] {
     heavy('merchant', 1),
     heavy('time_period', 1),
     heavy('category', 4),
+    recurringNewUsers(1),
+    recurringNewUsers(32),
     {
       quick: true,
       name: 'transactions page (50)',
@@ -156,6 +158,25 @@ export function mainScenarios(): Scenario[] {
       draw: (random, users) => ({ path: '/v1/user', token: pick(users.typical, random).token }),
     },
   ];
+}
+
+/**
+ * The recurring streams of one typical user after another, so every request is a cache miss
+ * (the answer depends only on the user and the day) until every user was asked once: the
+ * counterpart of the spending misses (TYPICAL_MIX_MISSES).
+ */
+function recurringNewUsers(connections: number): Scenario {
+  let asked = 0;
+  return {
+    name: 'recurring, new users',
+    connections,
+    ceiling: 'engine',
+    quick: true,
+    draw: (_random, users) => {
+      const user = users.typical[asked++ % users.typical.length] as BenchUser;
+      return { path: '/v2/users/recurring', token: user.token };
+    },
+  };
 }
 
 /** Run against the small store too: the size-independence comparison. */

@@ -7,6 +7,7 @@ import { healthPlugin } from './areas/health/plugin.ts';
 import { incomePlugin } from './areas/income/plugin.ts';
 import { liabilitiesPlugin } from './areas/liabilities/plugin.ts';
 import { linksPlugin } from './areas/links/plugin.ts';
+import { recurringPlugin } from './areas/recurring/plugin.ts';
 import { spendingPlugin } from './areas/spending/plugin.ts';
 import { transactionsPlugin } from './areas/transactions/plugin.ts';
 import { userPlugin } from './areas/user/plugin.ts';
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(balancesPlugin);
   await app.register(incomePlugin);
   await app.register(liabilitiesPlugin);
+  await app.register(recurringPlugin, { cache: responseCacheOptions(config) });
   return app;
 }
 

@@ -116,6 +116,7 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
     { name: 'not_a_date', url: '/v1/users/income?start_date=08/01/2026', status: 422 },
   ],
   'GET /v1/users/liabilities': [{ name: 'liabilities', url: '/v1/users/liabilities', status: 200 }],
+  'GET /v2/users/recurring': [{ name: 'streams', url: '/v2/users/recurring', status: 200 }],
   'GET /v1/accounts': [{ name: 'accounts', url: '/v1/accounts', status: 200 }],
   'GET /v1/categories': [{ name: 'categories', url: '/v1/categories', status: 200 }],
   'GET /v2/users/transactions/sync': [

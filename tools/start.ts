@@ -19,7 +19,7 @@ Usage: npm start [-- --user ID]
 Starts the API on the demo data: builds the store from fixtures/demo at $DATABASE_PATH
 (default data/finance.duckdb) when no store is there yet (or the one there was built by an
 older build-db), mints a personal access token
-for a demo user, prints it with a ready-to-paste curl command, and serves.
+for a demo user, prints it with ready-to-paste curl commands, and serves.
 
 TODAY is pinned to ${DEMO_TODAY} (the demo history's last day) unless set, so the
 demo answers the same whenever it runs. To serve a real store, use npm run serve.
@@ -67,6 +67,7 @@ await runCli('start', async () => {
       '',
       'Try it:',
       `  curl -s -H 'Authorization: Bearer ${token}' '${base}/v2/users/spending?group_by=category&time_period=month'`,
+      `  curl -s -H 'Authorization: Bearer ${token}' '${base}/v2/users/recurring'`,
       `  curl -s -H 'Authorization: Bearer ${token}' '${base}/v1/user'`,
       '',
       '',

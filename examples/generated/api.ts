@@ -302,6 +302,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/recurring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recurring streams
+         * @description The user’s recurring streams (subscriptions, bills, pay): the counted transactions of one direction and one merchant key whose dates keep a cadence, over the whole history up to today, with cadence, status, amounts, a price change and the next expected date. Counted as on the spending endpoint: hidden transactions, internal transfers, investment-account activity and transfers to investment platforms never form a stream.
+         */
+        get: operations["getRecurringStreams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -652,6 +672,101 @@ export interface components {
             previous: string | null;
             /** @description Links, oldest first (created_at, then id). */
             links: components["schemas"]["Link"][];
+        };
+        /** @description The stream’s last amount differs from the one it had before by more than 5% of that one: a price rise or fall. */
+        AmountChange: {
+            /**
+             * @description The amount before the last amount took hold. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            previous_amount: string;
+            /**
+             * Format: date
+             * @description The date of the first transaction at the last amount. ISO 8601 date (YYYY-MM-DD).
+             */
+            changed_on: string;
+        };
+        /** @description The transactions of one direction and one merchant key whose dates keep a cadence: a subscription, a bill, pay. */
+        RecurringStream: {
+            /**
+             * @description Stable while the user, the direction and the merchant key stay: `str_` and the first 24 hex digits of SHA-256 over `user_id`, NUL, the direction, NUL, the merchant key.
+             * @example str_4f1c2a9be07d5c3318a6e2f0
+             */
+            stream_id: string;
+            /** @description The merchant name of the last transaction; null when it has none. */
+            merchant_name: string | null;
+            /** @description The description of the last transaction. */
+            description: string;
+            /**
+             * @description The category of the last transaction.
+             * @enum {string}
+             */
+            category: "Income" | "Transfer In" | "Transfer Out" | "Loan Payments" | "Bank Fees" | "Entertainment" | "Food and Drink" | "General Merchandise" | "Home Improvement" | "Medical" | "Personal Care" | "General Services" | "Government and Non-Profit" | "Transportation" | "Travel" | "Rent and Utilities" | "Other";
+            /** @description The subcategory of the last transaction. */
+            subcategory: string | null;
+            /**
+             * @description Read from the distinct dates: the median gap in a band (weekly 5-9 days, biweekly or semimonthly 12-17, monthly 26-35, quarterly 80-100, semiannually 165-200, annually 350-380), with 75% of the gaps in that band or twice it (a skipped date); biweekly when the dates fit a 14-day grid at least as closely as two days of the month, else semimonthly.
+             * @enum {string}
+             */
+            cadence: "weekly" | "biweekly" | "semimonthly" | "monthly" | "quarterly" | "semiannually" | "annually";
+            /**
+             * @description `tombstoned` when the predicted next date plus a grace of half a cadence (at least 3 days) is before today; else `mature` from 3 distinct dates (2 when annual), `early_detection` with 2.
+             * @enum {string}
+             */
+            status: "mature" | "early_detection" | "tombstoned";
+            /** @description False only when tombstoned. */
+            is_active: boolean;
+            /**
+             * Format: date
+             * @description The date of the first transaction. ISO 8601 date (YYYY-MM-DD).
+             */
+            first_date: string;
+            /**
+             * Format: date
+             * @description The date of the last transaction. ISO 8601 date (YYYY-MM-DD).
+             */
+            last_date: string;
+            predicted_next_date: string | null;
+            /** @description Transactions in the stream. */
+            transaction_count: number;
+            /**
+             * @description The mean amount of the stream’s transactions. Decimal string, two decimals.
+             * @example 1234.50
+             */
+            average_amount: string;
+            /**
+             * @description The amount of the last transaction (latest date, then greatest id). Decimal string, two decimals.
+             * @example 1234.50
+             */
+            last_amount: string;
+            /**
+             * @description The mean amount times the cadence’s periods a year (52, 26, 24, 12, 4, 2, 1). Decimal string, two decimals.
+             * @example 1234.50
+             */
+            annual_amount: string;
+            /** @description Null unless the last amount differs from the one before by more than 5%. */
+            amount_change: components["schemas"]["AmountChange"] | null;
+            /** @description The accounts of the stream’s transactions, ascending. */
+            account_ids: string[];
+            /** @description The stream’s transactions, by date, then id. */
+            transaction_ids: string[];
+        };
+        /** @description The user’s recurring streams, money out and money in. */
+        RecurringStreamsResponse: {
+            /**
+             * Format: date
+             * @description Today: the last day counted, and the day statuses are judged on. ISO 8601 date (YYYY-MM-DD).
+             */
+            as_of: string;
+            /**
+             * @description ISO 4217 code of every amount: the user’s accounts’ currency; null for a user without accounts.
+             * @example USD
+             */
+            currency: string | null;
+            /** @description DEBIT streams, by annual_amount descending, then stream_id. */
+            outflow_streams: components["schemas"]["RecurringStream"][];
+            /** @description CREDIT streams, by annual_amount descending, then stream_id. */
+            inflow_streams: components["schemas"]["RecurringStream"][];
         };
         /** @description The largest counted transaction of the entry (ties: latest date, then smallest id) */
         LargestTransaction: {
@@ -3573,6 +3688,187 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LiabilitiesResponse"];
+                };
+            };
+            /** @description Not Modified: the `If-None-Match` entity tag is the current one; no body, keep using your copy */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description URI Too Long: the URL exceeds the server’s limit */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Internal Server Error: a bug on our side, never with internals in the body */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getRecurringStreams: {
+        parameters: {
+            query?: {
+                /** @description Account ids, comma-separated (`account_ids=a1,a2`), repeated (`account_ids=a1&account_ids=a2`) or both; blanks trimmed, empty items ignored; no item at all (`account_ids=`) means no filter. Ids that are not yours match nothing. */
+                account_ids?: string[];
+                /** @description Only accounts of this link; empty means no filter */
+                link_id?: string;
+            };
+            header?: {
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringStreamsResponse"];
                 };
             };
             /** @description Not Modified: the `If-None-Match` entity tag is the current one; no body, keep using your copy */

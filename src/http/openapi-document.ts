@@ -60,6 +60,7 @@ export const INFO = {
 const TAGS = [
   { name: 'user', description: 'The token owner’s profile' },
   { name: 'spending', description: 'Spending analysis' },
+  { name: 'recurring', description: 'Recurring streams: subscriptions, bills, pay' },
   { name: 'transactions', description: 'Transactions and daily totals' },
   { name: 'links', description: 'Connected institutions and payroll providers' },
   { name: 'accounts', description: 'Accounts and their latest balances' },

@@ -18,6 +18,7 @@ import type {
   LinkStatus,
   LinkType,
 } from '../domain/taxonomy.ts';
+import type { RecurringReads } from './recurring.ts';
 
 /** Exact decimal text, as the store holds it (`"12.30"`, `"-0.50"`). */
 export type DecimalText = string;
@@ -319,7 +320,8 @@ export interface ReadPort
     BalanceReads,
     IncomeReads,
     LiabilityReads,
-    SpendingReads {}
+    SpendingReads,
+    RecurringReads {}
 
 /**
  * What an engine adapter implements; memoizedPort (port/memo.ts) makes a ReadPort of it, which
@@ -336,7 +338,8 @@ export interface StoreAdapter
     Omit<BalanceReads, 'balanceHistory'>,
     IncomeReads,
     LiabilityReads,
-    SpendingReads {
+    SpendingReads,
+    RecurringReads {
   /** The owner of a live (not revoked) token with this hash, whether or not the user exists. */
   liveTokenOwner(tokenHash: string): Promise<TokenOwner | null>;
   /** Whether the user exists in this generation. */

@@ -64,6 +64,7 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
   },
   '/v1/users/income': { ok: ['', 'start_date=2025-08-21'], invalid: 'end_date=yesterday' },
   '/v1/users/liabilities': { ok: [''] },
+  '/v2/users/recurring': { ok: ['', 'account_ids=acc_c91djv0subp9qu', 'link_id='] },
   '/v1/accounts': { ok: [''] },
   '/v1/categories': { ok: [''] },
 };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { newGeneration } from '../../src/contract/store-format.ts';
 import type { Window } from '../../src/domain/calendar.ts';
+import type { RecurringScope, StreamTexts } from '../../src/domain/recurring/model.ts';
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
 import { openDuckDbPort } from '../../src/engines/duckdb/port.ts';
 import { openPostgresPort } from '../../src/engines/postgres/port.ts';
@@ -196,6 +197,12 @@ export class DelegatingPort implements ReadPort {
   }
   spendingAggregates(query: SpendingQuery) {
     return this.read('spendingAggregates', () => this.inner.spendingAggregates(query));
+  }
+  recurringKeyDays(scope: RecurringScope) {
+    return this.read('recurringKeyDays', () => this.inner.recurringKeyDays(scope));
+  }
+  recurringRows(scope: RecurringScope, texts: StreamTexts) {
+    return this.read('recurringRows', () => this.inner.recurringRows(scope, texts));
   }
 }
 

@@ -115,6 +115,17 @@ describe('npm start on a machine without a store', () => {
     expect(body.total_income).toMatch(/^\d+\.\d{2}$/);
   });
 
+  it('prints a curl command for the recurring streams, which lists every cadence', async () => {
+    expect(stdout).toContain(
+      `curl -s -H 'Authorization: Bearer ${token}' '${base}/v2/users/recurring'`,
+    );
+    const response = await call('/v2/users/recurring');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, { cadence: string }[]>;
+    const streams = [...(body.outflow_streams ?? []), ...(body.inflow_streams ?? [])];
+    expect(new Set(streams.map((stream) => stream.cadence)).size).toBe(7);
+  });
+
   it('rejects a wrong token over HTTP with the FastAPI body and header', async () => {
     const response = await call('/v1/user', 'Bearer pat_000000000000000000000000000000000000');
     expect(response.status).toBe(401);

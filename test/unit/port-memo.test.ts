@@ -47,6 +47,8 @@ function adapterWith(given: Partial<StoreAdapter>): { adapter: StoreAdapter; rea
     monthlyIncome: unexpected('monthlyIncome'),
     liabilities: unexpected('liabilities'),
     spendingAggregates: unexpected('spendingAggregates'),
+    recurringKeyDays: unexpected('recurringKeyDays'),
+    recurringRows: unexpected('recurringRows'),
   };
   const adapter = { ...fallback };
   for (const [name, read] of Object.entries(given)) {

@@ -384,6 +384,71 @@ export const SUBSCRIPTIONS: readonly Subscription[] = [
   ),
 ];
 
+/** A biller of the recurring streams beyond the monthly and weekly subscriptions. */
+export interface Biller {
+  merchant: string;
+  description: string;
+  category: Category;
+  subcategory: string | null;
+  mcc: string | null;
+}
+
+const biller = (
+  merchant: string,
+  description: string,
+  category: Category,
+  subcategory: string | null,
+  mcc: string | null,
+): Biller => ({ merchant, description, category, subcategory, mcc });
+
+/** Quarterly, half-yearly, yearly and semimonthly bills, and subscriptions that change. */
+export const BILLERS = {
+  water: biller(
+    'Seattle Public Utilities',
+    'SEATTLE PUBLIC UTIL WATER/SWR',
+    'Rent and Utilities',
+    'Water',
+    '4900',
+  ),
+  insurance: biller('Lemonade', 'LEMONADE INSURANCE CO', 'General Services', 'Insurance', '6300'),
+  membership: biller(
+    'Amazon Prime',
+    'AMAZON PRIME*MEMBERSHIP',
+    'General Merchandise',
+    'Online Marketplaces',
+    '5968',
+  ),
+  dogWalker: biller('Rover', 'ROVER.COM DOG WALKING', 'General Services', 'Pet Care', '0742'),
+  newSubscription: biller(
+    'Disney+',
+    'DISNEY PLUS 888-905-7888',
+    'Entertainment',
+    'TV and Movies',
+    '4899',
+  ),
+  cancelled: biller(
+    'Peloton',
+    'PELOTON* MEMBERSHIP',
+    'Personal Care',
+    'Gyms and Fitness Centers',
+    '7997',
+  ),
+  priceRise: biller(
+    'YouTube Premium',
+    'GOOGLE *YOUTUBEPREMIUM',
+    'Entertainment',
+    'TV and Movies',
+    '4899',
+  ),
+  movedAccount: biller(
+    'Audible',
+    'AUDIBLE*ADBL 888-283-5051',
+    'Entertainment',
+    'Music and Audio',
+    '5815',
+  ),
+} as const satisfies Record<string, Biller>;
+
 export interface Platform {
   name: string;
   /** DEBIT lines moving money to the platform (not spending). */

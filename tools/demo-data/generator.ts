@@ -11,6 +11,8 @@ import { namesInvestmentPlatform } from '../../src/domain/platforms.ts';
 import type { Category } from '../../src/domain/taxonomy.ts';
 import {
   BANKS,
+  BILLERS,
+  type Biller,
   CARD_ISSUERS,
   DISCRETIONARY,
   EMPLOYERS,
@@ -114,6 +116,8 @@ interface Txn {
   mcc: string | null;
   hidden: boolean;
   internal: boolean;
+  /** Where its ids are drawn from when not the user's own stream (the bills', recurringBills). */
+  ids?: Random;
 }
 
 interface Window {
@@ -284,6 +288,11 @@ class UserGenerator {
     private readonly index: number,
     private readonly profile: Profile,
     private readonly heavyTransactions: number,
+    /**
+     * The stream of recurringBills, its transactions' ids included, so that adding them left
+     * every other value of the user as it was.
+     */
+    private readonly billRandom: Random,
   ) {
     this.userId = `usr_${random.base36(10)}`;
   }
@@ -380,6 +389,7 @@ class UserGenerator {
     const purchases = this.txns.slice(firstPurchase);
     this.bankActivity(accounts);
     this.investing(accounts);
+    if (!heavy) this.recurringBills(accounts);
     // Most people live within their pay; a few are in trouble on purpose: among the five
     // fixed profiles, the fifth (whose bank link is in error).
     const inTrouble = !heavy && (this.index < 5 ? this.index === 4 : random.chance(TROUBLED_SHARE));
@@ -391,22 +401,25 @@ class UserGenerator {
     // Stable order: by day, then generation order.
     const order = this.txns.map((txn, position) => ({ txn, position }));
     order.sort((a, b) => a.txn.day - b.txn.day || a.position - b.position);
-    const transactions = order.map(({ txn }) => [
-      `txn_${random.base36(20)}`,
-      random.chance(0.97) ? upper(random.base36(24)) : null,
-      this.userId,
-      txn.account.id,
-      isoDay(txn.day),
-      formatCents(txn.cents),
-      txn.direction,
-      txn.description,
-      txn.merchant,
-      txn.category,
-      txn.subcategory,
-      txn.mcc,
-      txn.hidden,
-      txn.internal,
-    ]);
+    const transactions = order.map(({ txn }) => {
+      const ids = txn.ids ?? random;
+      return [
+        `txn_${ids.base36(20)}`,
+        ids.chance(0.97) ? upper(ids.base36(24)) : null,
+        this.userId,
+        txn.account.id,
+        isoDay(txn.day),
+        formatCents(txn.cents),
+        txn.direction,
+        txn.description,
+        txn.merchant,
+        txn.category,
+        txn.subcategory,
+        txn.mcc,
+        txn.hidden,
+        txn.internal,
+      ];
+    });
     const sorted = order.map(({ txn }) => txn);
     const balances = this.balances(sorted);
     return {
@@ -775,6 +788,79 @@ class UserGenerator {
       if (subscription.cadence === 'monthly') this.monthly(random.int(1, 28), window.horizon, emit);
       else
         for (let day = window.start + random.int(0, 6); day <= window.horizon; day += 7) emit(day);
+    }
+  }
+
+  /**
+   * The recurring streams beyond the monthly and weekly subscriptions (before the budget, which
+   * counts them), drawn from the bills' own stream (billRandom): a quarterly water bill, half-yearly insurance whose premium rises 6-12% a time, a
+   * yearly membership, a dog walker paid on the 1st and the 15th (the Friday before on weekends),
+   * a subscription cancelled half a year ago, one started last month, one whose price rose, one
+   * moved from the card to checking (a replaced card). The first user has every one of them;
+   * the others, each by chance.
+   */
+  private recurringBills(accounts: Accounts): void {
+    const random = this.billRandom;
+    const { window } = this;
+    const every = this.index === 0;
+    const has = (chance: number) => random.chance(chance) || every;
+    const card = accounts.cards[0] ?? accounts.checking;
+    const pay = (biller: Biller, account: Account, day: number, cents: number) =>
+      this.add({ ...biller, day, account, cents, direction: 'DEBIT', ids: random });
+    const months = monthsBetween(window.start, window.horizon);
+    /** Day `date` of every `step`-th month from the `offset`-th of the history, up to `until`. */
+    const everyMonths = (step: number, offset: number, date: number, until: number) =>
+      months.flatMap(({ year, month }, i) => {
+        const day = dayInMonth(year, month, date);
+        return i >= offset && (i - offset) % step === 0 && day >= window.start && day <= until
+          ? [day]
+          : [];
+      });
+    const fridayBefore = (day: number) =>
+      weekday(day) === 6 ? day - 1 : weekday(day) === 0 ? day - 2 : day;
+    if (has(0.3)) {
+      const base = random.int(110, 170) * 100;
+      for (const day of everyMonths(3, random.int(0, 2), 20, window.horizon))
+        pay(BILLERS.water, accounts.checking, day, base + random.int(0, 4_000));
+    }
+    if (has(0.4)) {
+      let cents = random.int(80, 140) * 100;
+      for (const day of everyMonths(6, 1, 12, window.horizon)) {
+        pay(BILLERS.insurance, accounts.checking, day, cents);
+        cents = Math.round(cents * (1 + random.int(6, 12) / 100));
+      }
+    }
+    if (has(0.5)) {
+      for (const day of everyMonths(12, random.int(1, 2), 14, window.horizon))
+        pay(BILLERS.membership, card, day, 13_900);
+    }
+    if (has(0.15)) {
+      const from = window.end - random.int(120, 300);
+      for (const { year, month } of months) {
+        for (const date of [1, 15]) {
+          const day = fridayBefore(dayInMonth(year, month, date));
+          if (day >= from && day <= window.end)
+            pay(BILLERS.dogWalker, accounts.checking, day, 8_500);
+        }
+      }
+    }
+    if (has(0.2)) {
+      for (const day of everyMonths(1, months.length - 3, 9, window.end))
+        pay(BILLERS.newSubscription, card, day, 1_399);
+    }
+    if (has(0.3)) {
+      const until = window.end - random.int(150, 200);
+      for (const day of everyMonths(1, 0, 17, until)) pay(BILLERS.cancelled, card, day, 4_400);
+    }
+    if (has(0.3)) {
+      const rise = window.end - random.int(60, 150);
+      for (const day of everyMonths(1, 0, 6, window.horizon))
+        pay(BILLERS.priceRise, card, day, day < rise ? 1_399 : 1_599);
+    }
+    if (has(0.2)) {
+      const moved = window.end - random.int(100, 250);
+      for (const day of everyMonths(1, 0, 23, window.horizon))
+        pay(BILLERS.movedAccount, day < moved ? card : accounts.checking, day, 1_495);
     }
   }
 
@@ -1234,6 +1320,7 @@ export async function generateFixtures(options: FixtureOptions): Promise<Fixture
       index,
       randomProfile(random, index),
       isHeavy ? heavy : 0,
+      new Random(`${options.seed}:user:${index}:bills`),
     ).generate();
     if (isHeavy) heavyUserId = generated.userId;
     for (const table of FIXTURE_TABLES) {

@@ -16,6 +16,7 @@ import { incomeReads } from './income.ts';
 import { liabilityReads } from './liabilities.ts';
 import { linkReads } from './links.ts';
 import { DuckDbPool, type DuckDbPoolOptions } from './pool.ts';
+import { recurringReads } from './recurring.ts';
 import { spendingAggregates, spendingReadsOf } from './spending.ts';
 import { transactionReads } from './transactions.ts';
 import { userReads } from './users.ts';
@@ -98,6 +99,7 @@ export async function openDuckDbPort(
       ...balanceReads(pool),
       ...incomeReads(pool),
       ...liabilityReads(pool),
+      ...recurringReads(pool),
       spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
     });
     return { ...port, pool };

@@ -25,6 +25,7 @@ import { liabilityReads } from './liabilities.ts';
 import { linkReads } from './links.ts';
 import { CHANGE_SETS_SQL, CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './meta.ts';
 import { PgPool, type PgPoolOptions } from './pool.ts';
+import { recurringReads } from './recurring.ts';
 import { SpendingQueries } from './spending.ts';
 import { type CoordinatorTokens, lookupToken } from './tokens.ts';
 import { SHARD_PROBE_PREFIX } from './topology.ts';
@@ -178,6 +179,7 @@ export async function openPostgresPort(
       ...balanceReads(pool, s),
       ...incomeReads(pool, s),
       ...liabilityReads(pool, s),
+      ...recurringReads(pool, s),
       spendingAggregates: (query) => spending.spendingAggregates(query),
     });
     return { ...port, pool, schema: s };
