@@ -82,7 +82,9 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
       const format = request.query.format ?? negotiatedFormat(request.headers.accept);
       if (format === undefined) return sendDetail(reply, 406, NOT_ACCEPTABLE);
       const page = pageRequest(request.query, lastRawValue(request, 'page'));
-      if (format !== 'json') {
+      /** A file is an attachment; named once it is sure to be sent (not on an error answer). */
+      const attach = () => {
+        if (format === 'json') return;
         const name = exportFileName({
           userId,
           from: filters.from,
@@ -92,7 +94,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
           format,
         });
         reply.header('content-disposition', `attachment; filename="${name}"`);
-      }
+      };
       if (page === undefined) {
         // Every matching transaction: streamed, whatever their number.
         const [total, accounts] = await Promise.all([
@@ -135,6 +137,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
         body.once('close', finished);
         reply.raw.once('close', finished);
         markRevalidatable(request, reply);
+        attach();
         // A stream skips the response serializer: its bytes are written to the schema's shape.
         return reply.type(CONTENT_TYPES[format]).send(body as never);
       }
@@ -145,6 +148,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
       if (format !== 'json') {
         // Bytes skip serialization, and so its hook's headers.
         markRevalidatable(request, reply);
+        attach();
         return reply
           .type(CONTENT_TYPES[format])
           .send(wholeBody(listBody(format, list.count, accounts), rows) as never);

@@ -65,7 +65,7 @@ describe('a file that fails once it has started', () => {
     });
 
   it.each(['csv', 'ndjson', 'parquet'])(
-    '%s: whole when nothing fails (more than a chunk), 503 when the first read fails',
+    '%s: whole when nothing fails (more than a chunk), a 503 that is no file when the first read fails',
     async (format) => {
       fault = 'none';
       const whole = await file(format);
@@ -76,6 +76,13 @@ describe('a file that fails once it has started', () => {
       }
       fault = 'first';
       expect(judge(await file(format), '')).toBe('unavailable');
+      // An error answer, not a file: JSON, and nothing to save.
+      const refused = await fetch(`${baseUrl}/v2/users/transactions?format=${format}`, {
+        headers: bearer(token),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(refused.headers.get('content-disposition')).toBeNull();
     },
   );
 
