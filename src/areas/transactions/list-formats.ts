@@ -33,9 +33,9 @@ export const TRANSACTION_COLUMNS: readonly Column<keyof ListedTransaction & stri
 
 /**
  * Rows of a Parquet row group, about a chunk of the list. A row group is encoded at once,
- * blocking the event loop meanwhile: measured on 300,000 transactions, a group of 1,000 rows
- * takes about twice a JSON chunk's time, one of 10,000 ten times that, for a file a fifth
- * smaller (docs/performance.md).
+ * blocking the event loop meanwhile: measured (docs/performance.md, "The list's files"), a
+ * group of 1,000 rows blocks it two to three times as long as a JSON chunk, one of 10,000 rows
+ * about four times longer again, for a file a fifth smaller.
  */
 const PARQUET_ROW_GROUP_ROWS = 1_000;
 
