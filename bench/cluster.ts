@@ -16,13 +16,17 @@ import { type ClusterInfo, startCluster, stopCluster } from '../tools/cluster/cl
 import { type BenchStore, CACHE_DIR, codeHash } from './stores.ts';
 
 const CLUSTER_DIR = join(CACHE_DIR, 'cluster');
-const CLUSTER_PORT = 54_400;
+/** The coordinator's port unless --cluster-port says otherwise; the shards take the next ones. */
+export const CLUSTER_PORT = 54_400;
 
-export function startBenchCluster(progress: (line: string) => void): Promise<ClusterInfo> {
+export function startBenchCluster(
+  progress: (line: string) => void,
+  port = CLUSTER_PORT,
+): Promise<ClusterInfo> {
   return startCluster({
     dir: CLUSTER_DIR,
     shards: 2,
-    port: CLUSTER_PORT,
+    port,
     fast: true,
     onProgress: progress,
   });

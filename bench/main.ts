@@ -2,7 +2,13 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseCliArgs, parseIntegerOption, runCli, UsageError } from '../src/cli/args.ts';
-import { ensureClusterStore, startBenchCluster, stopBenchCluster } from './cluster.ts';
+import {
+  CLUSTER_PORT,
+  ensureClusterStore,
+  startBenchCluster,
+  stopBenchCluster,
+} from './cluster.ts';
+import { type ExportResult, formatExports, runExports } from './exports.ts';
 import { type IngestResult, judgeIngest, runIngest } from './ingest.ts';
 import { runPhase } from './phase.ts';
 import { clusterLabel, formatSideBySide, formatTable, judgeTargets, type Row } from './report.ts';
@@ -41,6 +47,8 @@ Options:
                           a smaller heap collects sooner (measured: about half the peak RSS)
   --malloc-arenas N       MALLOC_ARENA_MAX for glibc (default 2)
   --cache-mb N            RESPONSE_CACHE_MB of the spending answers (default 48; 0 = off)
+  --cluster-port N        the bench cluster coordinator's port, the shards' the next two
+                          (default 54400; another port when a second checkout benches at once)
   --only TEXT             run only the scenarios whose name contains TEXT
   --no-comparison         skip the size-independence comparison store
   --no-engine             skip the engine ceiling
@@ -48,6 +56,9 @@ Options:
                           1,500 modified, 500 removed, over 2,000 users) applied with
                           build-db --changes beside a full rebuild, while a server is read,
                           then the sync feed's pages (per backend)
+  --no-exports            skip the exports: the heavy user's whole transaction list once in
+                          each format (JSON, CSV, NDJSON, Parquet), rows/s and peak RSS
+                          (per backend)
   --rebuild               regenerate and rebuild the stores
   --out FILE              JSON result path (default bench/results/<date>-<full|quick>.json)
   --strict                exit 3 when a target is missed
@@ -89,10 +100,12 @@ await runCli('bench', async () => {
     'cache-mb': { type: 'string' },
     'old-space-mb': { type: 'string' },
     'malloc-arenas': { type: 'string' },
+    'cluster-port': { type: 'string' },
     only: { type: 'string' },
     'no-comparison': { type: 'boolean' },
     'no-engine': { type: 'boolean' },
     'no-ingest': { type: 'boolean' },
+    'no-exports': { type: 'boolean' },
     rebuild: { type: 'boolean' },
     out: { type: 'string' },
     strict: { type: 'boolean' },
@@ -127,6 +140,11 @@ await runCli('bench', async () => {
     min: 1,
     fallback: 2,
   });
+  const clusterPort = parseIntegerOption(args['cluster-port'], 'cluster-port', {
+    min: 1024,
+    fallback: CLUSTER_PORT,
+  });
+  if (clusterPort > 65_533) throw new UsageError('--cluster-port must be at most 65533');
   const env = {
     TODAY,
     LOG_LEVEL: 'warn',
@@ -178,7 +196,10 @@ await runCli('bench', async () => {
   };
   const rows: Row[] = [];
   const ingests: IngestResult[] = [];
-  const cluster = backends.includes('postgres') ? await startBenchCluster(progress) : null;
+  const exports: ExportResult[] = [];
+  const cluster = backends.includes('postgres')
+    ? await startBenchCluster(progress, clusterPort)
+    : null;
   try {
     for (const engine of backends) {
       // The cluster's phases read the same built store, loaded into a database of its own.
@@ -191,11 +212,15 @@ await runCli('bench', async () => {
             }
           : store;
       const scenarios = select(mainScenarios(), mainStore);
-      if (scenarios.length > 0) {
-        const main = await onEngine(mainStore);
+      const exporting = args['no-exports'] !== true && mainStore.heavy !== null;
+      const main = scenarios.length > 0 || exporting ? await onEngine(mainStore) : null;
+      if (main && scenarios.length > 0) {
         rows.push(
           ...(await runPhase({ store: main, set: 'main', scenarios }, progress, phaseOptions)),
         );
+      }
+      if (main && exporting) {
+        exports.push(...(await runExports({ engine, store: main, env, progress })));
       }
       if (args['no-ingest'] !== true) {
         ingests.push(
@@ -254,8 +279,12 @@ await runCli('bench', async () => {
     backends.length > 1
       ? `${formatTable(rows)}\n\nside by side:\n${formatSideBySide(rows)}`
       : formatTable(rows);
+  const exportTable =
+    exports.length > 0
+      ? `\n\nexports of the heavy user's list, one at a time:\n${formatExports(exports)}`
+      : '';
   process.stdout.write(
-    `\n${table}\n\n` +
+    `\n${table}${exportTable}\n\n` +
       `stores: ${mainStore.spec.label} = ${mainStore.transactions.toLocaleString('en-US')} transactions` +
       (comparisonStore
         ? `, ${comparisonStore.spec.label} = ${comparisonStore.transactions.toLocaleString('en-US')}`
@@ -293,6 +322,7 @@ await runCli('bench', async () => {
         })),
         rows,
         ingest: ingests,
+        exports,
         targets,
       },
       null,

@@ -83,7 +83,7 @@ export function formatTable(rows: readonly Row[]): string {
 }
 
 /** A Markdown table, columns padded; the first two (names) left-aligned, the rest right. */
-function markdownTable(header: string[], lines: string[][]): string {
+export function markdownTable(header: string[], lines: string[][]): string {
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
   );

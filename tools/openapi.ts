@@ -46,6 +46,8 @@ interface ExampleRequest {
   status: number;
   /** Without the token: a 401 example. */
   anonymous?: boolean;
+  /** Request headers besides the token and the request id. */
+  headers?: Record<string, string>;
 }
 
 /** Per operation (`METHOD path`): the requests whose responses become its examples. */
@@ -92,6 +94,12 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
       name: 'page_size_too_small',
       url: '/v2/users/transactions?page=0&page_size=5',
       status: 422,
+    },
+    {
+      name: 'not_a_served_type',
+      url: '/v2/users/transactions?page_size=10',
+      status: 406,
+      headers: { accept: 'application/xml' },
     },
   ],
   'GET /v1/links': [
@@ -170,6 +178,7 @@ export async function generate(): Promise<Generated> {
             method: method as 'GET',
             url: request.url,
             headers: {
+              ...request.headers,
               'x-request-id': `req_example_${String(sequence).padStart(3, '0')}`,
               ...(request.anonymous ? {} : { authorization: `Bearer ${token}` }),
             },
@@ -184,7 +193,9 @@ export async function generate(): Promise<Generated> {
           examples[operation] = byStatus;
           byStatus[String(request.status)] = named;
           named[request.name] = {
-            summary: `${method} ${request.url}`,
+            summary: `${method} ${request.url}${Object.entries(request.headers ?? {})
+              .map(([name, value]) => `, ${name}: ${value}`)
+              .join('')}`,
             value: stabilized(response.json()),
           };
         }

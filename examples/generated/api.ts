@@ -111,7 +111,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. A page past the end answers 200 with an empty list. Filters combine (all must hold) and are kept in `next`/`previous`; `daily_totals` and `count` cover the matching transactions.
+         * @description Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. A page past the end answers 200 with an empty list. Filters combine (all must hold) and are kept in `next`/`previous`; `daily_totals` and `count` cover the matching transactions. The same list comes as a file of the transactions alone, one row each, when `format` (which wins) or `Accept` asks for it: CSV (`text/csv`), NDJSON (`application/x-ndjson`) or Parquet (`application/vnd.apache.parquet`), with `Content-Disposition: attachment`; an `Accept` that admits none of the four media types answers 406. A file without pagination is streamed like the JSON list, and cut short (never shortened) if the store fails midway.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -1083,6 +1083,10 @@ export interface components {
         ETag: string;
         /** @description The store generation the answer was computed from (the data as one build or change set published it; `/readyz` names the current one): on every answer to an authenticated request. A new value means new data, and new ETags */
         StoreGeneration: string;
+        /** @description `attachment; filename="..."` when the answer is a file (any media type but `application/json`): the name to save it under */
+        ContentDisposition: string;
+        /** @description Names `Accept` (and `accept-encoding` when compressed): the media type served depends on it */
+        VaryAccept: string;
         /** @description `private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else */
         CacheControl: string;
         /** @description Seconds to wait before retrying: the server is overloaded, or the store (or the shard holding the user) cannot answer now */
@@ -1952,6 +1956,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 10 to 500; defaults to 500 once pagination is on. */
                 page_size?: number;
+                /** @description The answer’s format: `json` (the default), or a file of the transactions: `csv`, `ndjson` or `parquet`. When sent, it wins over `Accept`; without it the format is negotiated from `Accept` (`application/json`, `text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`). */
+                format?: "json" | "csv" | "ndjson" | "parquet";
             };
             header?: {
                 /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
@@ -1966,6 +1972,8 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    Vary: components["headers"]["VaryAccept"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Store-Generation": components["headers"]["StoreGeneration"];
@@ -1976,12 +1984,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionListResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
                 };
             };
             /** @description Not Modified: the `If-None-Match` entity tag is the current one; no body, keep using your copy */
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    Vary: components["headers"]["VaryAccept"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Store-Generation": components["headers"]["StoreGeneration"];
@@ -2026,6 +2038,20 @@ export interface operations {
                      *       "detail": "Not authenticated"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not Acceptable: `Accept` names none of the media types the answer is served in (they are listed in the detail) */
+            406: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };

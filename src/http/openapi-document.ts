@@ -1,8 +1,9 @@
 /**
  * The interface description: OpenAPI 3.1 as generated from the routes' zod schemas
  * (@fastify/swagger + fastify-type-provider-zod), finished with what the schemas cannot say
- * (info, tags, security, response descriptions and headers, examples). No Fastify here: the
- * docs plugin serves the result, `npm run openapi` writes it to openapi.yaml.
+ * (info, tags, security, response descriptions and headers, other media types, examples). No
+ * Fastify at run time here: the docs plugin serves the result, `npm run openapi` writes it to
+ * openapi.yaml.
  */
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
@@ -36,6 +37,19 @@ export function loadExamples(): DocumentExamples {
     committedExamples = (parse(text) ?? {}) as DocumentExamples;
   }
   return committedExamples;
+}
+
+/**
+ * A route schema's other media types for its 200 answer, negotiated from `Accept` (a map of
+ * media type to media object, in the document's terms): the document lists them after
+ * `application/json`, with `Vary` and `Content-Disposition`.
+ */
+export const ALTERNATIVE_CONTENT = 'x-alternative-content';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    [ALTERNATIVE_CONTENT]?: Record<string, { schema: Record<string, unknown> }>;
+  }
 }
 
 /** FastAPI's security scheme name for HTTPBearer. */
@@ -80,6 +94,8 @@ const RESPONSE_DESCRIPTIONS: Record<string, string> = {
     'Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked ' +
     'or expired token (`Invalid authentication credentials`)',
   '404': 'Not Found',
+  '406':
+    'Not Acceptable: `Accept` names none of the media types the answer is served in (they are listed in the detail)',
   '414': 'URI Too Long: the URL exceeds the server’s limit',
   '422': 'Validation Error',
   '429': 'Too Many Requests: retry after the `Retry-After` seconds',
@@ -121,6 +137,15 @@ const HEADERS: Record<string, Json> = {
     required: false,
     schema: { type: 'string' },
   },
+  ContentDisposition: {
+    description:
+      '`attachment; filename="..."` when the answer is a file (any media type but `application/json`): the name to save it under',
+    required: false,
+    schema: { type: 'string' },
+  },
+  VaryAccept: stringHeader(
+    'Names `Accept` (and `accept-encoding` when compressed): the media type served depends on it',
+  ),
   CacheControl: stringHeader(
     '`private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else',
   ),
@@ -161,9 +186,19 @@ const REQUEST_ID_PARAMETER = {
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
-function responseHeaders(status: string, deprecated: boolean, authenticated: boolean): Json {
+function responseHeaders(
+  status: string,
+  operation: { deprecated: boolean; authenticated: boolean; negotiated: boolean },
+): Json {
+  const { deprecated, authenticated, negotiated } = operation;
   return {
     'x-request-id': headerRef('RequestId'),
+    ...(negotiated && (status === '200' || status === '304')
+      ? { Vary: headerRef('VaryAccept') }
+      : {}),
+    ...(negotiated && status === '200'
+      ? { 'Content-Disposition': headerRef('ContentDisposition') }
+      : {}),
     ...(status === '401' ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
     ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}),
     ...(status === '503' ? { 'Retry-After': headerRef('RetryAfterUnavailable') } : {}),
@@ -314,11 +349,20 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
       if (authenticated) {
         operation.responses = { '200': responses['200'], '304': {}, ...responses };
       }
+      const alternatives = operation[ALTERNATIVE_CONTENT] as Json | undefined;
+      delete operation[ALTERNATIVE_CONTENT];
+      const ok = responses['200'];
+      if (alternatives && ok) ok.content = { ...(ok.content as Json), ...alternatives };
+      const negotiated = alternatives !== undefined;
       for (const [status, response] of Object.entries(
         (operation.responses ?? {}) as Record<string, Json>,
       )) {
         response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
-        response.headers = responseHeaders(status, operation.deprecated === true, authenticated);
+        response.headers = responseHeaders(status, {
+          deprecated: operation.deprecated === true,
+          authenticated,
+          negotiated,
+        });
       }
     }
   }

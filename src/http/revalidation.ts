@@ -1,7 +1,7 @@
 /**
  * Conditional GETs for authenticated answers: a weak `ETag` that depends only on what the
- * answer depends on (the store's generation, "today", the user and the request's path and
- * query), never on the body, so the spending body's per-request `request_id` and
+ * answer depends on (the store's generation, "today", the user, the request's path and query,
+ * and the format `Accept` selects where a route negotiates one), never on the body, so the spending body's per-request `request_id` and
  * `created_at` do not defeat it and a matching `If-None-Match` answers 304 before any query.
  * `Cache-Control: private, no-cache`: a client may keep the answer and must revalidate it;
  * no shared cache may keep a user's data. Everything else stays `no-store`. Every answer to an
@@ -22,11 +22,20 @@ declare module 'fastify' {
     /** The ETag of this request's answer; set once authentication knows the user. */
     etag: string | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * A route whose answer's format is negotiated from `Accept`: the name of the
+     * representation a request gets (read before validation, from the raw request). It is part
+     * of the ETag, and the route's answers carry `Vary: Accept`.
+     */
+    representation?: (request: FastifyRequest) => string;
+  }
 }
 
-function etagOf(request: FastifyRequest, today: string): string {
+function etagOf(request: FastifyRequest, today: string, representation: string | null): string {
   const digest = createHash('sha256')
     .update(`${request.store.generation}\0${today}\0${request.userId}\0${request.url}`)
+    .update(representation === null ? '' : `\0${representation}`)
     .digest('base64url')
     .slice(0, 27);
   return `W/"${digest}"`;
@@ -56,7 +65,10 @@ export const revalidationPlugin = fp(async (app: FastifyInstance) => {
     // Every authenticated answer names the data it was computed from.
     reply.header(GENERATION_HEADER, request.store.generation);
     if (request.method !== 'GET') return;
-    const etag = etagOf(request, app.clock.today());
+    const representation = request.routeOptions.config.representation?.(request) ?? null;
+    // A 304 too: it stands for the 200 the same Accept would get.
+    if (representation !== null) reply.header('vary', 'Accept');
+    const etag = etagOf(request, app.clock.today(), representation);
     request.etag = etag;
     const ifNoneMatch = request.headers['if-none-match'];
     if (ifNoneMatch && matches(ifNoneMatch, etag)) {

@@ -31,8 +31,11 @@ class SwitchableStore extends DelegatingPort {
   }
 }
 
-/** A valid query per operation, and an invalid one for those that take a query. */
-const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
+/**
+ * A valid query per operation, an invalid one for those that take a query, and an `Accept`
+ * that none of its media types meets for those that negotiate one.
+ */
+const QUERIES: Record<string, { ok: string[]; invalid?: string; unacceptable?: string }> = {
   '/healthz': { ok: [''] },
   '/readyz': { ok: [''] },
   '/v1/user': { ok: [''] },
@@ -51,8 +54,15 @@ const QUERIES: Record<string, { ok: string[]; invalid?: string }> = {
     invalid: 'group_by=category&time_period=month&categories=Groceries',
   },
   '/v2/users/transactions': {
-    ok: ['', 'page=2&page_size=10', 'transacted_at_from=2026-11-01&page=99&page_size=500'],
+    ok: [
+      '',
+      'page=2&page_size=10',
+      'transacted_at_from=2026-11-01&page=99&page_size=500',
+      'format=csv&page=1&page_size=10',
+      'format=parquet&transacted_at_from=2026-11-01',
+    ],
     invalid: 'page=0&page_size=9',
+    unacceptable: 'image/png',
   },
   '/v2/users/transactions/{id}': { ok: [''] },
   '/v2/users/transactions/sync': { ok: ['', 'count=2'], invalid: 'count=0' },
@@ -147,6 +157,10 @@ describe('every endpoint answers as openapi.yaml says', () => {
       }
       if (queries.invalid !== undefined) {
         expect((await call(path, queries.invalid, bearer)).statusCode).toBe(422);
+      }
+      if (queries.unacceptable !== undefined) {
+        const answer = await call(path, '', bearer, { accept: queries.unacceptable });
+        expect(answer.statusCode).toBe(406);
       }
       if (URL_PATHS[path]) {
         // Another user's transaction, or none: the same 404.

@@ -92,6 +92,8 @@ export class ContractChecker {
       );
       return problems;
     }
+    // A file (CSV, NDJSON, Parquet): its own tests read it; only JSON bodies have a schema here.
+    if (contentType !== 'application/json') return problems;
     let body: unknown;
     try {
       body = JSON.parse(observed.body);

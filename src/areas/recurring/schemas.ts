@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { CADENCES } from '../../domain/cadence.ts';
 import { STREAM_STATUSES } from '../../domain/recurring/model.ts';
 import { CATEGORIES } from '../../domain/taxonomy.ts';
+import { moneySchema } from '../../http/decimal-schemas.ts';
 import { qList, qStr, queryObject } from '../../http/fastapi/index.ts';
-import { moneySchema } from '../../http/money.ts';
 import { isoDate } from '../../http/schemas.ts';
 
 export const AmountChange = z

@@ -12,6 +12,7 @@ import {
   valueError,
 } from '../../http/fastapi/index.ts';
 import { lastRawValue } from '../../http/fastapi/raw-query.ts';
+import { ALTERNATIVE_CONTENT } from '../../http/openapi-document.ts';
 import { pageRequest, paginated } from '../../http/pagination.ts';
 import { GENERATION_HEADER, markRevalidatable } from '../../http/revalidation.ts';
 import {
@@ -26,6 +27,8 @@ import {
   type TransactionFilters,
 } from '../../port/read-port.ts';
 import { resolveCategories } from '../common/categories-filter.ts';
+import { CONTENT_TYPES, NOT_ACCEPTABLE, negotiatedFormat } from './export/formats.ts';
+import { exportFileName, FILE_CONTENT, listBody } from './list-formats.ts';
 import { SYNC_COUNT_DEFAULT, TransactionListQuery, TransactionSyncQuery } from './query.ts';
 import {
   type DailyTotal,
@@ -33,7 +36,7 @@ import {
   TransactionListResponse,
   TransactionSyncResponse,
 } from './schemas.ts';
-import { listedTransaction, transactionListStream } from './stream.ts';
+import { listedTransaction, transactionListStream, wholeBody } from './stream.ts';
 import { type CursorState, decodeCursor, encodeCursor, syncPage } from './sync.ts';
 
 /**
@@ -59,16 +62,40 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
           'Every transaction of the user, newest first: hidden ones, internal transfers and investment-account activity included and flagged. ' +
           'Pagination turns on when `page` or `page_size` is passed; without either, every matching transaction is returned and `next`/`previous` are null. ' +
           'A page past the end answers 200 with an empty list. ' +
-          'Filters combine (all must hold) and are kept in `next`/`previous`; `daily_totals` and `count` cover the matching transactions.',
+          'Filters combine (all must hold) and are kept in `next`/`previous`; `daily_totals` and `count` cover the matching transactions. ' +
+          'The same list comes as a file of the transactions alone, one row each, when `format` (which wins) or `Accept` asks for it: CSV (`text/csv`), NDJSON (`application/x-ndjson`) or Parquet (`application/vnd.apache.parquet`), with `Content-Disposition: attachment`; an `Accept` that admits none of the four media types answers 406. A file without pagination is streamed like the JSON list, and cut short (never shortened) if the store fails midway.',
         tags: ['transactions'],
         querystring: TransactionListQuery,
-        response: { 200: TransactionListResponse, ...protectedResponses, ...validationResponse },
+        response: {
+          200: TransactionListResponse,
+          406: ErrorDetail,
+          ...protectedResponses,
+          ...validationResponse,
+        },
+        [ALTERNATIVE_CONTENT]: FILE_CONTENT,
       },
+      config: { representation: requestedFormat },
     },
     async (request, reply) => {
       const { userId, store } = request;
       const filters = transactionFilters(request);
-      if (pageRequest(request.query) === undefined) {
+      const format = request.query.format ?? negotiatedFormat(request.headers.accept);
+      if (format === undefined) return sendDetail(reply, 406, NOT_ACCEPTABLE);
+      const page = pageRequest(request.query, lastRawValue(request, 'page'));
+      /** A file is an attachment; named once it is sure to be sent (not on an error answer). */
+      const attach = () => {
+        if (format === 'json') return;
+        const name = exportFileName({
+          userId,
+          from: filters.from,
+          to: filters.to,
+          generation: store.generation,
+          page: page ? { page: page.exactPage, size: page.pageSize } : null,
+          format,
+        });
+        reply.header('content-disposition', `attachment; filename="${name}"`);
+      };
+      if (page === undefined) {
         // Every matching transaction: streamed, whatever their number.
         const [total, accounts] = await Promise.all([
           store.transactionCount(userId, filters),
@@ -91,7 +118,7 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
           body = await transactionListStream(
             total,
             store.transactionChunks(userId, filters),
-            accounts,
+            listBody(format, total, accounts),
             (error) => {
               // The answer has started: only a cut-short body tells the client, so the socket
               // is destroyed (the chunked body never ends). The status line goes out first if
@@ -110,13 +137,22 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
         body.once('close', finished);
         reply.raw.once('close', finished);
         markRevalidatable(request, reply);
+        attach();
         // A stream skips the response serializer: its bytes are written to the schema's shape.
-        return reply.type('application/json; charset=utf-8').send(body as never);
+        return reply.type(CONTENT_TYPES[format]).send(body as never);
       }
       const [{ rows, dailyTotals, ...list }, accounts] = await Promise.all([
-        paginated(request, (page) => store.transactions(userId, filters, page)),
+        paginated(request, (window) => store.transactions(userId, filters, window)),
         store.accounts(userId),
       ]);
+      if (format !== 'json') {
+        // Bytes skip serialization, and so its hook's headers.
+        markRevalidatable(request, reply);
+        attach();
+        return reply
+          .type(CONTENT_TYPES[format])
+          .send(wholeBody(listBody(format, list.count, accounts), rows) as never);
+      }
       return {
         ...list,
         transactions: rows.map(listedTransaction),
@@ -206,6 +242,16 @@ const TransactionParams = z.object({
 });
 
 type ListRequest = FastifyRequest<{ Querystring: z.infer<typeof TransactionListQuery> }>;
+
+/**
+ * The format a list request asks for, read before validation (the last `format` sent, else
+ * `Accept`'s): its ETag's representation. A `format` that is no format answers 422 later.
+ */
+function requestedFormat(request: FastifyRequest): string {
+  const sent = (request.query as Record<string, string | string[] | undefined>).format;
+  const format = Array.isArray(sent) ? sent.at(-1) : sent;
+  return format ?? negotiatedFormat(request.headers.accept) ?? 'not acceptable';
+}
 
 /** Amounts are cents: a bound beyond any amount the store can hold selects as well as this one. */
 const AMOUNT_LIMIT = new Exact('1e30');

@@ -10,6 +10,7 @@ import {
 } from '../../http/fastapi/index.ts';
 import { paginationQuery } from '../../http/pagination.ts';
 import { categoriesParameter } from '../common/categories-filter.ts';
+import { LIST_FORMATS } from './export/formats.ts';
 
 export const TransactionListQuery = queryObject({
   transacted_at_from: qDate({
@@ -44,6 +45,11 @@ export const TransactionListQuery = queryObject({
       'Text the description or the merchant name contains, taken literally, case-insensitively (both lower-cased character by character, as DuckDB’s lower() does); empty means no filter.',
   }),
   ...paginationQuery,
+  format: qEnum(LIST_FORMATS, {
+    optional: true,
+    description:
+      'The answer’s format: `json` (the default), or a file of the transactions: `csv`, `ndjson` or `parquet`. When sent, it wins over `Accept`; without it the format is negotiated from `Accept` (`application/json`, `text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`).',
+  }),
 });
 
 /** docs/api.md: a sync page holds 1 to 500 changes, 100 by default. */

@@ -1,8 +1,9 @@
 /**
  * The unpaginated transaction list as a stream: the body is written a chunk of rows at a time,
- * with the daily totals summed along the way (rows arrive newest first, so each day's rows are
- * contiguous), so 100,000 transactions never sit in memory as one list or one string. The
- * bytes are those the list's schema serializes: the same keys in the same order.
+ * so 100,000 transactions never sit in memory as one list or one string. The JSON body sums
+ * the daily totals along the way (rows arrive newest first, so each day's rows are
+ * contiguous); its bytes are those the list's schema serializes: the same keys in the same
+ * order. The file formats (formats.ts) are written by the same stream.
  */
 import { Readable } from 'node:stream';
 import { type Exact, exact, formatMoney, ZERO } from '../../domain/money.ts';
@@ -33,6 +34,53 @@ const renderDay = (day: DayTotal) => ({
   count: day.count,
 });
 
+/** Bytes of a body: text is written as UTF-8. */
+export type BodyPiece = string | Uint8Array;
+
+/**
+ * How a list body is written: what comes before the rows, each chunk of rows (empty while a
+ * writer buffers them), and what comes after.
+ */
+export interface ListBody {
+  start(): BodyPiece;
+  rows(rows: readonly TransactionRecord[]): BodyPiece;
+  end(): BodyPiece;
+}
+
+/** The JSON list: `count`, `next`, `previous`, the transactions, the accounts, the daily totals. */
+export function jsonListBody(total: number, accounts: AccountRecord[]): ListBody {
+  const days: DayTotal[] = [];
+  let separator = '';
+  return {
+    start: () => `{"count":${total},"next":null,"previous":null,"transactions":[`,
+    rows(rows) {
+      let text = '';
+      for (const row of rows) {
+        let day = days.at(-1);
+        if (day?.date !== row.transacted_at) {
+          day = { date: row.transacted_at, debits: ZERO, credits: ZERO, count: 0 };
+          days.push(day);
+        }
+        if (row.direction === 'DEBIT') day.debits = day.debits.plus(exact(row.amount));
+        else day.credits = day.credits.plus(exact(row.amount));
+        day.count++;
+        text += separator + JSON.stringify(listedTransaction(row));
+        separator = ',';
+      }
+      return text;
+    },
+    end: () =>
+      `],"accounts":${JSON.stringify(accounts)},"daily_totals":${JSON.stringify(days.map(renderDay))}}`,
+  };
+}
+
+/** A whole body at once (a page): the same bytes the stream writes for these rows. */
+export function wholeBody(body: ListBody, rows: readonly TransactionRecord[]): Buffer {
+  return Buffer.concat(
+    [body.start(), body.rows(rows), body.end()].map((piece) => Buffer.from(piece)),
+  );
+}
+
 /**
  * The list body, started: the first chunk is read before anything is sent, so a store that
  * fails then answers an ordinary error (503 when it is unavailable). A failure once the body is
@@ -45,7 +93,7 @@ const renderDay = (day: DayTotal) => ({
 export async function transactionListStream(
   total: number,
   chunks: AsyncIterable<TransactionRecord[]>,
-  accounts: AccountRecord[],
+  writer: ListBody,
   onFailure: (error: unknown) => void,
 ): Promise<Readable> {
   const iterator = chunks[Symbol.asyncIterator]();
@@ -60,31 +108,20 @@ export async function transactionListStream(
     stop();
     throw error;
   }
-  async function* body(): AsyncGenerator<string> {
-    yield `{"count":${total},"next":null,"previous":null,"transactions":[`;
-    const days: DayTotal[] = [];
-    let separator = '';
+  async function* body(): AsyncGenerator<BodyPiece> {
+    // An empty piece would stall the Readable: only bytes are pushed.
+    const start = writer.start();
+    if (start.length > 0) yield start;
     let written = 0;
     for (let chunk = first; !chunk.done; chunk = await iterator.next()) {
-      let text = '';
-      for (const row of chunk.value) {
-        let day = days.at(-1);
-        if (day?.date !== row.transacted_at) {
-          day = { date: row.transacted_at, debits: ZERO, credits: ZERO, count: 0 };
-          days.push(day);
-        }
-        if (row.direction === 'DEBIT') day.debits = day.debits.plus(exact(row.amount));
-        else day.credits = day.credits.plus(exact(row.amount));
-        day.count++;
-        text += separator + JSON.stringify(listedTransaction(row));
-        separator = ',';
-      }
+      const piece = writer.rows(chunk.value);
       written += chunk.value.length;
       if (written > total) throw shortfall(written, total);
-      if (text) yield text;
+      if (piece.length > 0) yield piece;
     }
     if (written !== total) throw shortfall(written, total);
-    yield `],"accounts":${JSON.stringify(accounts)},"daily_totals":${JSON.stringify(days.map(renderDay))}}`;
+    const end = writer.end();
+    if (end.length > 0) yield end;
   }
   const pieces = body();
   let failed = false;
