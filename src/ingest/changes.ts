@@ -531,6 +531,14 @@ function deltaSql(): string[] {
   return statements;
 }
 
+/** The token hashes a planned change set's `access_tokens.deleted.csv` names: revoked. */
+export async function removedTokens(conn: DuckDBConnection): Promise<string[]> {
+  const rows = (
+    await conn.runAndReadAll(`SELECT token_hash FROM ${deletedTable('access_tokens')}`)
+  ).getRowObjectsJson();
+  return rows.map((row) => String(row.token_hash));
+}
+
 /** How long the change log is kept: a number of change sets, or of days. */
 export type LogSpan = { changeSets: number } | { days: number };
 

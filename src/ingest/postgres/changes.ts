@@ -33,9 +33,9 @@ import {
   type ApplyResult,
   type ChangeInputs,
   type Condition,
-  deletedTable,
   type LogSpan,
   planChangeSet,
+  removedTokens,
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
@@ -396,13 +396,6 @@ async function newTokens(conn: DuckDBConnection): Promise<StoredToken[]> {
     expiresAtMs: ms(row.expires_ms),
     revokedAtMs: ms(row.revoked_ms),
   }));
-}
-
-async function removedTokens(conn: DuckDBConnection): Promise<string[]> {
-  const rows = (
-    await conn.runAndReadAll(`SELECT token_hash FROM ${deletedTable('access_tokens')}`)
-  ).getRowObjectsJson();
-  return rows.map((row) => String(row.token_hash));
 }
 
 /** The SQL condition matching a table's keys given as arrays ($2.. after the owners' $1). */

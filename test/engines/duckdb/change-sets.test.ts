@@ -6,7 +6,7 @@
  * serving and the next one succeeds; the CLI's usage, help and exit codes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +15,16 @@ import { TABLE_KEYS, TABLE_NAMES, TABLES } from '../../../src/contract/tables.ts
 import { applyChanges } from '../../../src/ingest/duckdb/apply.ts';
 import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import { BuildInputError } from '../../../src/ingest/problems.ts';
+import { tokensPathFor } from '../../../src/tokens/path.ts';
+import { loadTokens } from '../../../src/tokens/token-file.ts';
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
 import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
-import { makeTempDir, queryStoreFile } from '../../helpers/store.ts';
+import {
+  type FixtureRow,
+  makeTempDir,
+  queryStoreFile,
+  writeCsvFixture,
+} from '../../helpers/store.ts';
 
 const TSX = resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const BUILD_DB = resolve(import.meta.dirname, '../../../scripts/build-db.ts');
@@ -488,4 +495,119 @@ describe('a change set on a DuckDB store', () => {
     },
     SLOW,
   );
+});
+
+/** A one-user store with a token: what the tests of file names and tokens build. */
+const TOKEN_A = 'a'.repeat(64);
+const TOKEN_B = 'b'.repeat(64);
+const token = (hash: string, created: string): FixtureRow => ({
+  token_hash: hash,
+  user_id: 'usr_a',
+  name: 'upstream',
+  created_at: created,
+});
+const transaction = (id: string): FixtureRow => ({
+  id,
+  user_id: 'usr_a',
+  account_id: 'acc_a',
+  transacted_at: '2024-02-01',
+  amount: '1.00',
+  direction: 'DEBIT',
+  description: 'SHOP',
+  category: 'Other',
+});
+const SMALL: Record<string, FixtureRow[]> = {
+  users: [{ id: 'usr_a', name: 'Ann', email: 'ann@example.com', created_at: '2024-01-01' }],
+  links: [
+    {
+      id: 'lnk_a',
+      user_id: 'usr_a',
+      type: 'institution',
+      name: 'Chase',
+      status: 'active',
+      created_at: '2024-01-01',
+    },
+  ],
+  accounts: [
+    { id: 'acc_a', user_id: 'usr_a', link_id: 'lnk_a', name: 'Checking', type: 'depository' },
+  ],
+  transactions: [transaction('t1')],
+  access_tokens: [token(TOKEN_A, '2024-01-01T00:00:00Z')],
+};
+/** Adds a transaction and a token, revokes the build's token. */
+const WITH_TOKENS: ChangeSetFiles = {
+  upserts: {
+    transactions: [transaction('t2')],
+    access_tokens: [token(TOKEN_B, '2024-01-02T00:00:00Z')],
+  },
+  deletes: { access_tokens: [{ token_hash: TOKEN_A }] },
+};
+
+async function smallSource(): Promise<string> {
+  const dir = makeTempDir('small');
+  await writeCsvFixture(dir, SMALL);
+  return dir;
+}
+
+describe('any store file name', () => {
+  // DuckDB names a file's catalog after the file: each of these names once met a catalog,
+  // schema or alias of build-db's SQL (`store`, `staging`, `delta`, ...), the token file's
+  // among them (`source.tokens.duckdb`), and made a build or a change set fail.
+  const NAMES = [
+    'store',
+    'out',
+    'staging',
+    'delta',
+    'cur',
+    'want',
+    'source',
+    'scratch',
+    'build',
+    'tokens',
+    'main',
+    'memory',
+    'finance.tokens',
+  ];
+  it.for(NAMES)('%s.duckdb takes a build and a change set, tokens included', async (name) => {
+    const dir = makeTempDir('named');
+    const databasePath = join(dir, `${name}.duckdb`);
+    await buildStore({ sourceDir: await smallSource(), databasePath });
+    const result = await applyChanges({
+      changesDir: await writeChangeSet(WITH_TOKENS),
+      databasePath,
+    });
+    expect(result.seq).toBe(1);
+    const ids = await queryStoreFile(databasePath, 'SELECT id FROM transactions ORDER BY id');
+    expect(ids.map((row) => row.id)).toEqual(['t1', 't2']);
+    const tokens = await loadTokens(tokensPathFor(databasePath));
+    expect(tokens.map((stored) => [stored.tokenHash, stored.revokedAtMs !== null])).toEqual([
+      [TOKEN_A, true],
+      [TOKEN_B, false],
+    ]);
+    expect((await readdir(dir)).sort()).toEqual([`${name}.duckdb`, `${name}.tokens.duckdb`]);
+  });
+});
+
+describe('a build or a change set applies whole or not at all', () => {
+  it('a token store that cannot take the tokens leaves the store unchanged too', async () => {
+    const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+    await buildStore({ sourceDir: await smallSource(), databasePath });
+    const before = await meta(databasePath);
+    const tokensPath = tokensPathFor(databasePath);
+    await writeFile(tokensPath, 'not a DuckDB file');
+
+    const build = await buildStore({ sourceDir: await smallSource(), databasePath }).catch(
+      (error: unknown) => error,
+    );
+    expect(build).toBeInstanceOf(Error);
+    expect(await meta(databasePath)).toEqual(before);
+
+    const apply = await applyChanges({
+      changesDir: await writeChangeSet(WITH_TOKENS),
+      databasePath,
+    }).catch((error: unknown) => error);
+    expect(apply).toBeInstanceOf(Error);
+    expect(await meta(databasePath)).toEqual(before);
+    expect(await readFile(tokensPath, 'utf8')).toBe('not a DuckDB file');
+  });
 });
