@@ -19,6 +19,7 @@ import { tokensPathFor } from '../../../src/tokens/path.ts';
 import { loadTokens } from '../../../src/tokens/token-file.ts';
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
 import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
+import { csvToParquet } from '../../helpers/parquet.ts';
 import {
   type FixtureRow,
   makeTempDir,
@@ -129,6 +130,18 @@ const EVERYTHING: ChangeSetFiles = {
     transactions: [{ id: 'txn_hdujbn8vlpyyux57fol1' }, { id: 'txn_not_there' }],
     balances: [{ account_id: CHECKING, as_of: '2025-08-21' }],
   },
+};
+
+/** A new transaction of a demo user, valid on its own. */
+const NEW_TRANSACTION = {
+  id: 'txn_new',
+  user_id: BEN,
+  account_id: CHECKING,
+  transacted_at: '2026-11-19',
+  amount: '1.00',
+  direction: 'DEBIT',
+  description: 'SHOP',
+  category: 'Other',
 };
 
 /** The source folder a full build of the changed data reads: the demo data with the change set applied. */
@@ -350,6 +363,40 @@ describe('a change set on a DuckDB store', () => {
             "balances.deleted.csv:1: missing required column 'as_of'",
           ],
         ],
+        [
+          // Misspelled files: never silently left out.
+          {
+            upserts: {
+              transactions: [NEW_TRANSACTION],
+              transaction: [{ ...NEW_TRANSACTION, id: 'txn_other' }],
+              acounts: [{ id: CHECKING }],
+              'transactions.delete': [{ id: 'txn_hdujbn8vlpyyux57fol1' }],
+            },
+          },
+          [
+            'acounts.csv: not a table of the data contract; did you mean accounts.csv?',
+            'transaction.csv: not a table of the data contract; did you mean transactions.csv?',
+            'transactions.delete.csv: not a table of the data contract; did you mean transactions.deleted.csv?',
+          ],
+        ],
+        [
+          {
+            upserts: { transactions: [{ ...NEW_TRANSACTION, description: 'BLUE\u0000BOTTLE' }] },
+            deletes: { transactions: [{ id: 'txn_\u0000' }] },
+          },
+          [
+            'transactions.csv:2: description contains a NUL character (U+0000), which the data contract does not allow',
+            'transactions.deleted.csv:2: id contains a NUL character (U+0000), which the data contract does not allow',
+          ],
+        ],
+        [
+          {
+            upserts: {
+              transactions: [{ ...NEW_TRANSACTION, 'amount ': '2.00' }],
+            },
+          },
+          ["transactions.csv:1: duplicate column 'amount' in the header"],
+        ],
       ];
       for (const [files, expected] of cases) {
         const error = await applyChanges({
@@ -365,6 +412,27 @@ describe('a change set on a DuckDB store', () => {
           ).toBe(true);
         }
       }
+      expect(await meta(store)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a NUL character in a Parquet change file at its row, and changes nothing',
+    async () => {
+      const store = await copyOfBase();
+      const before = await meta(store);
+      const changesDir = await writeChangeSet({
+        upserts: { transactions: [NEW_TRANSACTION, { ...NEW_TRANSACTION, id: 'txn_\u0000' }] },
+      });
+      await csvToParquet(join(changesDir, 'transactions.csv'));
+      const error = await applyChanges({ changesDir, databasePath: store }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(BuildInputError);
+      expect((error as BuildInputError).problems).toEqual([
+        'transactions.parquet:row 2: id contains a NUL character (U+0000), which the data contract does not allow',
+      ]);
       expect(await meta(store)).toEqual(before);
     },
     SLOW,
@@ -492,6 +560,17 @@ describe('a change set on a DuckDB store', () => {
       const empty = cli('--changes', makeTempDir('empty'), '--database', store);
       expect(empty.status).toBe(1);
       expect(empty.stderr).toContain('no change files');
+      const misspelled = cli(
+        '--changes',
+        await writeChangeSet({ upserts: { transaction: [NEW_TRANSACTION] } }),
+        '--database',
+        store,
+      );
+      expect(misspelled.status).toBe(1);
+      expect(misspelled.stderr).toContain(
+        'transaction.csv: not a table of the data contract; did you mean transactions.csv?',
+      );
+      expect(misspelled.stderr).toContain('change set refused');
     },
     SLOW,
   );
