@@ -13,7 +13,7 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type pg from 'pg';
 import {
   foldedColumn,
@@ -36,6 +36,7 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
+import { openDatabaseFile } from '../duckdb/database-file.ts';
 import { seconds } from '../progress.ts';
 import { connect, copyCsv, runAll } from './client.ts';
 import { withClusterLoad } from './lock.ts';
@@ -328,8 +329,8 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
         );
       }
       serving = state.generation;
-      const instance = await DuckDBInstance.create(join(options.scratchDir, 'changes.duckdb'));
-      const conn = await instance.connect();
+      const scratch = await openDatabaseFile(join(options.scratchDir, 'changes.duckdb'), 'scratch');
+      const conn = scratch.conn;
       try {
         await conn.run(`SET TimeZone = 'UTC'`);
         await conn.run(
@@ -376,8 +377,7 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
         );
         return { generation, seq, summary };
       } finally {
-        conn.closeSync();
-        instance.closeSync();
+        scratch.close();
       }
     },
     options.onProgress,

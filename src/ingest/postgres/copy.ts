@@ -4,12 +4,12 @@
  */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type pg from 'pg';
 import { foldedColumn } from '../../contract/derived.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { sqlString } from '../../engines/sql/literals.ts';
 import { toPlatformSql } from '../../engines/sql/platform.ts';
+import { openDatabaseFile } from '../duckdb/database-file.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { copyCsv } from './client.ts';
 import {
@@ -60,11 +60,9 @@ export async function copyRows(
   progress: (line: string) => void,
 ): Promise<Record<ShardedTable, number>> {
   const counts = {} as Record<ShardedTable, number>;
-  const instance = await DuckDBInstance.create(':memory:');
-  const duckdb = await instance.connect();
+  const store = await openDatabaseFile(options.duckdbPath, 'store', { readOnly: true });
+  const duckdb = store.conn;
   try {
-    await duckdb.run(`ATTACH ${sqlString(options.duckdbPath)} AS store (READ_ONLY)`);
-    await duckdb.run('USE store');
     let started = performance.now();
     const usersFile = join(options.scratchDir, 'users.csv');
     await duckdb.run(
@@ -123,8 +121,7 @@ export async function copyRows(
       progress(`${table}: ${formatCount(counts[table])} rows loaded in ${seconds(started)}`);
     }
   } finally {
-    duckdb.closeSync();
-    instance.closeSync();
+    store.close();
   }
   return counts;
 }
