@@ -15,7 +15,7 @@ import {
   tempPathNextTo,
   withWriteLock,
 } from '../files/publish.ts';
-import { openDatabaseFile } from '../ingest/duckdb/database-file.ts';
+import { openDatabaseFile } from '../ingest/database-file.ts';
 import { tokensPathFor } from './path.ts';
 import {
   type RevokeResult,

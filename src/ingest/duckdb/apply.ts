@@ -45,9 +45,9 @@ import {
   removedTokens,
   type StoreReader,
 } from '../changes.ts';
+import { openDatabaseFile } from '../database-file.ts';
 import { spendingRollupUpdateSql } from '../derive.ts';
 import { seconds } from '../progress.ts';
-import { openDatabaseFile } from './database-file.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
 
 export interface ApplyOptions {

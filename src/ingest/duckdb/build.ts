@@ -28,13 +28,13 @@ import {
 import { tokensPathFor } from '../../tokens/path.ts';
 import { adoptLegacyTokenStore, publishWithTokens } from '../../tokens/token-file.ts';
 import { castExpression } from '../cast.ts';
+import { type DatabaseFile, openDatabaseFile } from '../database-file.ts';
 import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from '../derive.ts';
 import { schemaDdl } from '../duckdb-ddl.ts';
 import { findInputs, type InputFile, stage, stagedTable } from '../inputs.ts';
 import { BuildInputError, csvLines, MAX_REPORTED_PROBLEMS, reportedProblems } from '../problems.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { validationSql } from '../validate.ts';
-import { type DatabaseFile, openDatabaseFile } from './database-file.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
 
 export interface BuildOptions {

@@ -36,7 +36,7 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
-import { openDatabaseFile } from '../duckdb/database-file.ts';
+import { openDatabaseFile } from '../database-file.ts';
 import { seconds } from '../progress.ts';
 import { connect, copyCsv, runAll } from './client.ts';
 import { withClusterLoad } from './lock.ts';

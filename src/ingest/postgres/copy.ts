@@ -9,7 +9,7 @@ import { foldedColumn } from '../../contract/derived.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { sqlString } from '../../engines/sql/literals.ts';
 import { toPlatformSql } from '../../engines/sql/platform.ts';
-import { openDatabaseFile } from '../duckdb/database-file.ts';
+import { openDatabaseFile } from '../database-file.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { copyCsv } from './client.ts';
 import {
