@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { ShardServer } from '../../engines/postgres/topology.ts';
+import { shardOfBucket } from './schema.ts';
 
 /** A server a load connects to: the coordinator (`coordinator`) or a shard (`shard_<k>`). */
 export interface ClusterServer {
@@ -31,8 +32,8 @@ export class ServerLostError extends Error {
     readonly server: string,
     cause: unknown,
     reached = true,
+    reason = cause instanceof Error ? cause.message : String(cause),
   ) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
     super(
       reached ? `${server} went away: ${reason}` : `could not connect to ${server}: ${reason}`,
       {
@@ -100,16 +101,30 @@ export async function connect(server: ClusterServer): Promise<pg.Client> {
 }
 
 /**
- * A coordinator's error about a shard its postgres_fdw could not reach or lost (`could not
- * connect to server "shard_2"`), as a ServerLostError naming that shard; other errors as they are.
+ * A coordinator's error about a shard its postgres_fdw could not reach or lost, as a
+ * ServerLostError naming that shard: by its server's name (`could not connect to server
+ * "shard_2"`), or by the bucket table of the remote command that failed (the connection lost
+ * mid-query names no server). Other errors as they are.
  */
 export function reachedThroughCoordinator(error: unknown, shards: readonly ShardServer[]): unknown {
   if (!(error instanceof Error)) return error;
-  const code = (error as { code?: string }).code ?? '';
-  const name = /server "(shard_\d+)"/.exec(error.message)?.[1];
+  const { code, detail, where } = error as { code?: string; detail?: string; where?: string };
+  if (!code?.startsWith('08')) return error;
+  const named = /server "(shard_\d+)"/.exec(error.message)?.[1];
+  const bucket = /remote SQL command: .*?_p(\d+)\b/.exec(where ?? '')?.[1];
+  const name =
+    named ??
+    (bucket === undefined ? undefined : `shard_${shardOfBucket(Number(bucket), shards.length)}`);
   const shard = shards.find((candidate) => candidate.name === name);
-  if (!code.startsWith('08') || !shard) return error;
-  return new ServerLostError(serverLabel(shard), error, !/could not connect/.test(error.message));
+  if (!shard) return error;
+  const firstLine = (text: string) => text.split('\n', 1)[0] ?? text;
+  const reached = !/could not connect/.test(error.message);
+  return new ServerLostError(
+    serverLabel(shard),
+    error,
+    reached,
+    firstLine(!reached && detail ? detail : error.message),
+  );
 }
 
 /** Connects to every shard; when one cannot be reached, closes the others' connections. */

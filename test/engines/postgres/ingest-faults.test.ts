@@ -173,16 +173,16 @@ function buildDb(args: string[]) {
 }
 
 /**
- * A transaction on `url` that holds `tables` in EXCLUSIVE mode: build-db's writes to them wait
- * (its reads do not), until the server is stopped.
+ * A transaction on `url` that holds `tables` in `mode`, until the server is stopped: in
+ * EXCLUSIVE mode, writes to them wait (reads do not); in ACCESS EXCLUSIVE mode, reads too.
  */
-async function holdWrites(url: string, tables: string[]): Promise<pg.Client> {
+async function hold(url: string, tables: string[], mode: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   // The server is stopped under it: its 'error' event is expected.
   client.on('error', () => {});
   await client.connect();
   await client.query('BEGIN');
-  await client.query(`LOCK TABLE ${tables.join(', ')} IN EXCLUSIVE MODE`);
+  await client.query(`LOCK TABLE ${tables.join(', ')} IN ${mode} MODE`);
   return client;
 }
 
@@ -278,9 +278,9 @@ describe('a server that goes away while build-db writes', () => {
    */
   async function stoppedMidway(
     args: string[],
-    server: { name: string; url: string; tables: string[] },
+    server: { name: string; url: string; tables: string[]; mode?: string },
   ): Promise<{ code: number | null; stderr: string }> {
-    const holder = await holdWrites(server.url, server.tables);
+    const holder = await hold(server.url, server.tables, server.mode ?? 'EXCLUSIVE');
     const run = buildDb([...args, '--database', cluster.databaseUrl]);
     try {
       await buildDbWaitsOn(server.url);
@@ -292,26 +292,54 @@ describe('a server that goes away while build-db writes', () => {
     }
   }
 
+  /** The tables of the current lineage on shard 2. */
+  async function shard2Tables(): Promise<string[]> {
+    const [meta] = await query<{ data_schema: string }>(
+      cluster.databaseUrl,
+      'SELECT data_schema FROM public.store_meta',
+    );
+    const tables = await query<{ name: string }>(
+      shard2(),
+      `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
+       WHERE schemaname = '${meta?.data_schema}'`,
+    );
+    return tables.map((table) => table.name);
+  }
+
+  it(
+    'a shard stopped while read through the coordinator: exit 1 naming it, nothing published',
+    async () => {
+      const before = await generationOf(cluster.databaseUrl);
+      const totals = await transactionTotals();
+      // The coordinator reads the stored rows the change set touches from shard 2: it waits.
+      const { code, stderr } = await stoppedMidway(['--changes', await everyAmountRaised(3)], {
+        name: 'shard2',
+        url: shard2(),
+        tables: await shard2Tables(),
+        mode: 'ACCESS EXCLUSIVE',
+      });
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain(
+        `build-db: shard 2 (${address(shard2())}) went away: server closed the connection unexpectedly. Nothing was published: the cluster still serves generation ${before}`,
+      );
+      expect(stderr).not.toMatch(/Unhandled|\n\s+at /);
+      expect(await generationOf(cluster.databaseUrl)).toBe(before);
+      expect(await transactionTotals()).toEqual(totals);
+    },
+    SLOW_TEST_MS,
+  );
+
   it(
     'a shard stopped mid change set: exit 1 naming it, nothing published; applied again, whole',
     async () => {
       const before = await generationOf(cluster.databaseUrl);
       const totals = await transactionTotals();
-      const [meta] = await query<{ data_schema: string }>(
-        cluster.databaseUrl,
-        'SELECT data_schema FROM public.store_meta',
-      );
-      // Its writes on shard 2 (every bucket's, whatever the change set) wait on these.
-      const tables = await query<{ name: string }>(
-        shard2(),
-        `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
-         WHERE schemaname = '${meta?.data_schema}'`,
-      );
       const changesDir = await everyAmountRaised(1);
+      // Its writes on shard 2 (every bucket's, whatever the change set) wait on these.
       const { code, stderr } = await stoppedMidway(['--changes', changesDir], {
         name: 'shard2',
         url: shard2(),
-        tables: tables.map((table) => table.name),
+        tables: await shard2Tables(),
       });
       expect(code, stderr).toBe(1);
       expect(stderr).toContain(`build-db: shard 2 (${address(shard2())}) went away: `);
