@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -155,6 +156,22 @@ describe('input the cluster is given is refused before anything is written', () 
   );
 });
 
+/** A port with the next `count - 1` free too: this file's own cluster's. */
+async function freePorts(count: number): Promise<number> {
+  const isFree = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 41_000 + Math.floor(Math.random() * 20_000);
+    const ports = Array.from({ length: count }, (_, k) => base + k);
+    if ((await Promise.all(ports.map(isFree))).every(Boolean)) return base;
+  }
+  throw new Error('no free ports for the cluster');
+}
+
 /** Runs build-db as one process (so stopping a server reaches the writer, not a launcher). */
 function buildDb(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-db.ts', ...args], {
@@ -210,12 +227,7 @@ describe('a server that goes away while build-db writes', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'finance-ingest-faults-'));
-    cluster = await startCluster({
-      dir,
-      shards: 2,
-      port: 43_000 + Math.floor(Math.random() * 15_000),
-      fast: true,
-    });
+    cluster = await startCluster({ dir, shards: 2, port: await freePorts(3), fast: true });
     const built = await runTool('build-db', [
       '--source',
       DEMO_DIR,
