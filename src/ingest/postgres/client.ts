@@ -74,15 +74,16 @@ export async function connect(server: ClusterServer): Promise<pg.Client> {
     connectionString: server.url.toString(),
     application_name: 'build-db',
   });
-  let lost = false;
+  let lost: Error | undefined;
   // A server going away emits 'error' on its clients, between statements too; unheard, that
-  // event ends the process with a stack. The statement that fails says which server it was.
-  client.on('error', () => {
-    lost = true;
+  // event ends the process with a stack. The statement that fails says which server it was,
+  // and why the connection ended (not pg's 'not queryable' of a statement after).
+  client.on('error', (error) => {
+    lost ??= error;
   });
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const named = (error: unknown) =>
-    lost || isConnectionLoss(error) ? new ServerLostError(label, error) : error;
+    lost || isConnectionLoss(error) ? new ServerLostError(label, lost ?? error) : error;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
     const result = query(...args);
     return result instanceof Promise

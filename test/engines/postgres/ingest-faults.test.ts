@@ -296,7 +296,14 @@ describe('a server that goes away while build-db writes', () => {
     const run = buildDb([...args, '--database', cluster.databaseUrl]);
     try {
       await buildDbWaitsOn(server.url);
-      await controlInstance(dir, server.name, 'stop');
+      // The coordinator shuts down cleanly: this cluster commits without waiting for its
+      // log (synchronous_commit=off), so a crash would also lose what build-db committed.
+      await controlInstance(
+        dir,
+        server.name,
+        'stop',
+        server.name === 'coordinator' ? 'fast' : 'immediate',
+      );
       return await run.exited;
     } finally {
       await holder.end().catch(() => {});
@@ -431,6 +438,40 @@ describe('a server that goes away while build-db writes', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(await generationOf(cluster.databaseUrl)).not.toBe(before);
       expect(await transactionTotals()).toEqual(demoTotals);
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'the coordinator stopped after publishing: exit 0, published, and the rest left to the next load',
+    async () => {
+      const url = cluster.databaseUrl;
+      const [previous] = await query<{ schema_name: string }>(
+        url,
+        'SELECT schema_name FROM public.generations ORDER BY published_at DESC, schema_name OFFSET 1',
+      );
+      const oldest = previous?.schema_name as string;
+      // Once the new generation is published, this one is dropped: its views wait on the lock.
+      const { code, stderr } = await stoppedMidway(['--changes', await everyAmountRaised(4)], {
+        name: 'coordinator',
+        url,
+        tables: [`${oldest}.users`],
+        mode: 'ACCESS SHARE',
+      });
+      expect(code, stderr).toBe(0);
+      const published = /published generation ([0-9a-f]{16})/.exec(stderr)?.[1];
+      expect(stderr).toContain(
+        `generation ${published} is published, but dropping the generations before it failed (the coordinator (${address(url)}) went away: `,
+      );
+      expect(stderr).toContain('); the next load drops them\n');
+      expect(stderr).not.toMatch(/Unhandled|\n\s+at /);
+      expect(await generationOf(url)).toBe(published);
+      expect(await transactionTotals()).toEqual(demoRaised(4));
+
+      const next = await buildDb(['--changes', await everyAmountRaised(5), '--database', url])
+        .exited;
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stderr).toContain(`dropping generation schema ${oldest}`);
     },
     SLOW_TEST_MS,
   );
