@@ -1,7 +1,8 @@
 /**
  * The input files of a build or a change set: found in a folder (one per table, CSV or
- * Parquet), then staged in the scratch database as the contract's columns, all VARCHAR, for
- * validation (validate.ts) to check and the writer to cast.
+ * Parquet; any other file refused), their headers checked, then staged in the scratch database
+ * as the contract's columns, all VARCHAR, for validation (validate.ts) to check and the writer
+ * to cast.
  */
 import { access, constants, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';

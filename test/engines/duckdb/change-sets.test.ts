@@ -647,24 +647,44 @@ describe('any store file name', () => {
     'memory',
     'finance.tokens',
   ];
-  it.for(NAMES)('%s.duckdb takes a build and a change set, tokens included', async (name) => {
-    const dir = makeTempDir('named');
-    const databasePath = join(dir, `${name}.duckdb`);
-    await buildStore({ sourceDir: await smallSource(), databasePath });
-    const result = await applyChanges({
-      changesDir: await writeChangeSet(WITH_TOKENS),
-      databasePath,
-    });
-    expect(result.seq).toBe(1);
-    const ids = await queryStoreFile(databasePath, 'SELECT id FROM transactions ORDER BY id');
-    expect(ids.map((row) => row.id)).toEqual(['t1', 't2']);
-    const tokens = await loadTokens(tokensPathFor(databasePath));
-    expect(tokens.map((stored) => [stored.tokenHash, stored.revokedAtMs !== null])).toEqual([
-      [TOKEN_A, true],
-      [TOKEN_B, false],
-    ]);
-    expect((await readdir(dir)).sort()).toEqual([`${name}.duckdb`, `${name}.tokens.duckdb`]);
-  });
+  const CASES: { store: string; tokens: string; given: boolean }[] = [
+    ...NAMES.map((name) => ({
+      store: `${name}.duckdb`,
+      tokens: `${name}.tokens.duckdb`,
+      given: false,
+    })),
+    // A token file named apart from its store (--tokens).
+    { store: 'finance.duckdb', tokens: 'source.duckdb', given: true },
+    { store: 'finance.duckdb', tokens: 'staging.duckdb', given: true },
+  ];
+  it.for(CASES)(
+    '$store with $tokens: a build and a change set, tokens included',
+    async ({ store, tokens: tokensName, given }) => {
+      const dir = makeTempDir('named');
+      const databasePath = join(dir, store);
+      const tokensPath = join(dir, tokensName);
+      expect(given || tokensPathFor(databasePath) === tokensPath).toBe(true);
+      await buildStore({
+        sourceDir: await smallSource(),
+        databasePath,
+        ...(given ? { tokensPath } : {}),
+      });
+      const result = await applyChanges({
+        changesDir: await writeChangeSet(WITH_TOKENS),
+        databasePath,
+        ...(given ? { tokensPath } : {}),
+      });
+      expect(result.seq).toBe(1);
+      const ids = await queryStoreFile(databasePath, 'SELECT id FROM transactions ORDER BY id');
+      expect(ids.map((row) => row.id)).toEqual(['t1', 't2']);
+      const tokens = await loadTokens(tokensPath);
+      expect(tokens.map((stored) => [stored.tokenHash, stored.revokedAtMs !== null])).toEqual([
+        [TOKEN_A, true],
+        [TOKEN_B, false],
+      ]);
+      expect((await readdir(dir)).sort()).toEqual([store, tokensName].sort());
+    },
+  );
 });
 
 describe('a build or a change set applies whole or not at all', () => {

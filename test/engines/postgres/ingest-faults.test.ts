@@ -5,7 +5,7 @@
  * the server and saying that nothing was published, never a stack; the next load succeeds.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,30 @@ describe('input the cluster is given is refused before anything is written', () 
       expect(build.stderr).toContain(
         'transaction.csv: not a table of the data contract; did you mean transactions.csv?',
       );
+      expect(await generationOf(databaseUrl)).toBe(generation);
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'a column named twice in a header, a table file that is a folder',
+    async () => {
+      const repeated = await changes({
+        // DuckDB compares names trimmed: 'amount ' repeats 'amount'.
+        upserts: { transactions: [{ ...transaction('t2'), 'amount ': '2.00' }] },
+      });
+      expect(repeated.code).toBe(1);
+      expect(repeated.stderr).toContain(
+        "transactions.csv:1: duplicate column 'amount' in the header",
+      );
+      const source = makeTempDir('folder');
+      const { transactions: _, ...others } = SMALL;
+      await writeCsvFixture(source, others);
+      await mkdir(join(source, 'transactions.csv'));
+      const build = await runTool('build-db', ['--source', source, '--database', databaseUrl]);
+      expect(build.code).toBe(1);
+      expect(build.stderr).toContain('transactions.csv: is a folder, not a file\n');
+      expect(build.stderr).not.toMatch(/EISDIR/);
       expect(await generationOf(databaseUrl)).toBe(generation);
     },
     SLOW_TEST_MS,
