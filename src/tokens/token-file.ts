@@ -116,7 +116,7 @@ async function changeTokens<T>(
         await conn.run(TABLE_DDL);
         if (created && legacyStore) await adoptLegacyTokens(conn, legacyStore);
         const outcome = await change(conn);
-        await conn.run('CHECKPOINT');
+        await conn.run('CHECKPOINT tokens');
         return outcome;
       });
       await publishDatabaseFile(copy, target);
