@@ -23,15 +23,19 @@ pay_statements, liabilities optional), as CSV with a header row or as <table>.pa
 Every row is checked first; on the first bad rows the build stops, prints
 <file>:<line>: <reason> (the file line where the bad record starts) and leaves the
 existing store untouched. So does a CSV file that cannot be read (not UTF-8, a field
-too many or too few, an unclosed quote), and a required table with no rows. The new
-store is written next to the target and swapped in atomically. Tokens of an
-access_tokens input are merged into the token store beside it (it keeps every token
-minted before: rebuilding the store never locks clients out).
+too many or too few, an unclosed quote), a value holding a NUL character, a required
+table with no rows, and any other file in the folder (named with the table file it is
+nearest; hidden files and a README are ignored). The new store is written next to
+the target and swapped in atomically. Tokens of an access_tokens input are merged into
+the token store beside it, published with the store (it keeps every token minted
+before: rebuilding the store never locks clients out).
 
 With a postgres:// URL (the coordinator of a sharded cluster, see npm run cluster), the
 same checks run, then the data is loaded as a new generation and published atomically:
 readers see the old data or the new, never a mix, and a failed load leaves the old data
-serving. Tokens of an access_tokens input join the coordinator's token table.
+serving. A server that goes away mid-load is named (shard 2 (host:port) went away: ...),
+with what was published. Tokens of an access_tokens input join the coordinator's token
+table.
 
 With --changes, a change set is applied to the published store as a new generation
 (docs/data-contract.md, "Change sets"): the folder holds any of the tables' files, whose

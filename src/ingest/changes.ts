@@ -28,7 +28,7 @@ import { sqlString } from '../engines/sql/literals.ts';
 import { castExpression } from './cast.ts';
 import { DERIVED_TRANSACTION_COLUMNS } from './derive.ts';
 import { enumDdl, tableDdl } from './duckdb-ddl.ts';
-import { countRows, findInputs, type InputFile, stage, stagedTable } from './inputs.ts';
+import { countRows, findInputFiles, type InputFile, stage, stagedTable } from './inputs.ts';
 import {
   BuildInputError,
   MAX_REPORTED_PROBLEMS,
@@ -57,12 +57,10 @@ const dependentTable = (table: TableName) => `staging.dep_${table}`;
 
 /** Every file of a change set folder; none at all is an error. */
 export async function findChangeInputs(dir: string): Promise<ChangeInputs> {
-  const upserts = await findInputs(dir, { required: () => false });
-  const deletes = await findInputs(dir, {
-    suffix: DELETED_SUFFIX,
-    required: () => false,
-    parquet: false,
-  });
+  const [upserts, deletes] = (await findInputFiles(dir, [
+    { suffix: '', parquet: true, required: () => false },
+    { suffix: DELETED_SUFFIX, parquet: false, required: () => false },
+  ])) as [Map<TableName, InputFile>, Map<TableName, InputFile>];
   if (upserts.size === 0 && deletes.size === 0) {
     throw new BuildInputError([
       `${dir}: no change files (expected <table>.csv, <table>.parquet or <table>${DELETED_SUFFIX}.csv)`,
@@ -529,6 +527,14 @@ function deltaSql(): string[] {
      ORDER BY user_id, id`,
   );
   return statements;
+}
+
+/** The token hashes a planned change set's `access_tokens.deleted.csv` names: revoked. */
+export async function removedTokens(conn: DuckDBConnection): Promise<string[]> {
+  const rows = (
+    await conn.runAndReadAll(`SELECT token_hash FROM ${deletedTable('access_tokens')}`)
+  ).getRowObjectsJson();
+  return rows.map((row) => String(row.token_hash));
 }
 
 /** How long the change log is kept: a number of change sets, or of days. */

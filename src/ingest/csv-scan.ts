@@ -11,6 +11,8 @@ export interface CsvScan {
   problems: { line: number; reason: string }[];
   /** The first file line of each wanted record (0 = the first record after the header). */
   recordLines: Map<number, number>;
+  /** The header's column names, as written (DuckDB renames a repeated one: `amount_1`). */
+  header: string[];
 }
 
 /**
@@ -34,7 +36,8 @@ const byteText = (byte: number) => `0x${byte.toString(16).padStart(2, '0')}`;
  * lines, what DuckDB would refuse: bytes that are not UTF-8, a record with another number of
  * fields than the header, a quoted value never closed, text after a closing quote. It also
  * maps records to the line they start on, which differs from the record number once a quoted
- * value spans lines. One pass over the bytes; stops as soon as it has what it was asked for.
+ * value spans lines, and reads the header's names. One pass over the bytes; stops as soon as it
+ * has what it was asked for (with nothing asked, after the header).
  */
 export async function scanCsv(
   path: string,
@@ -44,6 +47,8 @@ export async function scanCsv(
   const maxProblems = options.maxProblems ?? 0;
   const problems: CsvScan['problems'] = [];
   const recordLines = new Map<number, number>();
+  const header: string[] = [];
+  let headerBytes: number[] = [];
   let lastWanted = -1;
   for (const index of wanted) lastWanted = Math.max(lastWanted, index);
 
@@ -67,6 +72,17 @@ export async function scanCsv(
   let position = 0;
   let recordStart = 0;
 
+  /** A byte of a value: kept while the header is read. */
+  const keep = (byte: number) => {
+    if (record === -1) headerBytes.push(byte);
+  };
+  const endField = () => {
+    if (record === -1) {
+      header.push(Buffer.from(headerBytes).toString('utf8'));
+      headerBytes = [];
+    }
+    fields++;
+  };
   const report = (at: number, reason: string) => {
     if (problems.length < maxProblems) problems.push({ line: at, reason });
   };
@@ -118,7 +134,7 @@ export async function scanCsv(
           `${MAX_CSV_RECORD_BYTES.toLocaleString('en-US')} bytes (is a value pasted in by mistake?)`,
       );
     }
-    fields++;
+    endField();
     if (record === -1) expectedFields = fields;
     else {
       if (wanted.has(record)) recordLines.set(record, recordLine);
@@ -178,29 +194,35 @@ export async function scanCsv(
             if (byte === QUOTE) {
               state = 'quoted';
               quoteLine = line;
-            } else if (byte === COMMA) fields++;
-            else state = 'unquoted';
+            } else if (byte === COMMA) endField();
+            else {
+              keep(byte);
+              state = 'unquoted';
+            }
             break;
           case 'unquoted':
             if (byte === COMMA) {
-              fields++;
+              endField();
               state = 'fieldStart';
-            }
+            } else keep(byte);
             break;
           case 'quoted':
             if (byte === QUOTE) state = 'quoteInQuoted';
+            else keep(byte);
             break;
           case 'quoteInQuoted':
-            if (byte === QUOTE) state = 'quoted';
-            else if (byte === COMMA) {
-              fields++;
+            if (byte === QUOTE) {
+              keep(byte);
+              state = 'quoted';
+            } else if (byte === COMMA) {
+              endField();
               state = 'fieldStart';
             } else if (byte === SPACE || byte === TAB) state = 'afterQuote';
             else strayAfterQuote(byte);
             break;
           case 'afterQuote':
             if (byte === COMMA) {
-              fields++;
+              endField();
               state = 'fieldStart';
             } else if (byte !== SPACE && byte !== TAB) strayAfterQuote(byte);
             break;
@@ -221,5 +243,5 @@ export async function scanCsv(
   } finally {
     stream.destroy();
   }
-  return { problems, recordLines };
+  return { problems, recordLines, header };
 }

@@ -41,6 +41,13 @@ function columnChecks(column: Column): Check[] {
     });
   }
   const present = `${value} IS NOT NULL AND `;
+  // PostgreSQL's text cannot hold U+0000: refused here, so both engines take the same rows.
+  checks.push({
+    when: `${present}contains(${value}, chr(0))`,
+    reason: sqlString(
+      `${column.name} contains a NUL character (U+0000), which the data contract does not allow`,
+    ),
+  });
   const type = column.type;
   switch (type.kind) {
     case 'id':

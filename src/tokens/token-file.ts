@@ -7,7 +7,7 @@
  */
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api';
+import { type DuckDBConnection, listValue } from '@duckdb/node-api';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
@@ -15,6 +15,7 @@ import {
   tempPathNextTo,
   withWriteLock,
 } from '../files/publish.ts';
+import { openDatabaseFile } from '../ingest/database-file.ts';
 import { tokensPathFor } from './path.ts';
 import {
   type RevokeResult,
@@ -34,19 +35,18 @@ const ROWS_SQL = `SELECT token_hash, user_id, name, epoch_ms(created_at) AS crea
   epoch_ms(expires_at) AS expires_ms, epoch_ms(revoked_at) AS revoked_ms
   FROM access_tokens ORDER BY created_at, token_hash`;
 
+/** Runs `work` on the token file at `path`, opened as the catalog `tokens` whatever its name. */
 async function withConnection<T>(
   path: string,
-  options: Record<string, string>,
+  options: { readOnly?: boolean },
   work: (conn: DuckDBConnection) => Promise<T>,
 ): Promise<T> {
-  const instance = await DuckDBInstance.create(path, options);
-  const conn = await instance.connect();
+  const file = await openDatabaseFile(path, 'tokens', options);
   try {
-    await conn.run(`SET TimeZone = 'UTC'`);
-    return await work(conn);
+    await file.conn.run(`SET TimeZone = 'UTC'`);
+    return await work(file.conn);
   } finally {
-    conn.closeSync();
-    instance.closeSync();
+    file.close();
   }
 }
 
@@ -71,7 +71,7 @@ export async function loadTokens(tokensPath: string): Promise<StoredToken[]> {
     () => false,
   );
   if (!exists) return [];
-  return withConnection(tokensPath, { access_mode: 'READ_ONLY' }, readTokens);
+  return withConnection(tokensPath, { readOnly: true }, readTokens);
 }
 
 /** The token store's tokens; while it does not exist, those of the analytics store, if any. */
@@ -91,11 +91,13 @@ async function loadTokensOrLegacy(
  * Applies `change` to a copy of the token store and renames it into place, under the store's
  * write lock. The first time, the store starts with the tokens the analytics store `legacyStore`
  * holds, if any: stores built before tokens had a store of their own kept them there.
+ * `publishAlso` runs right after the rename, still under the lock (build-db's own rename).
  */
 async function changeTokens<T>(
   tokensPath: string,
   change: (conn: DuckDBConnection) => Promise<T>,
   legacyStore?: string,
+  publishAlso?: () => Promise<void>,
 ): Promise<T> {
   const target = resolve(tokensPath);
   return withWriteLock(target, async () => {
@@ -114,10 +116,11 @@ async function changeTokens<T>(
         await conn.run(TABLE_DDL);
         if (created && legacyStore) await adoptLegacyTokens(conn, legacyStore);
         const outcome = await change(conn);
-        await conn.run('CHECKPOINT');
+        await conn.run('CHECKPOINT tokens');
         return outcome;
       });
       await publishDatabaseFile(copy, target);
+      await publishAlso?.();
       return result;
     } finally {
       await removeDatabaseFiles(copy);
@@ -158,7 +161,7 @@ async function assertUserExists(databasePath: string, userId: string): Promise<v
   if (!exists) {
     throw new TokenStoreError(`store not found: ${path} (build it with npm run build-db)`);
   }
-  const found = await withConnection(path, { access_mode: 'READ_ONLY' }, async (conn) => {
+  const found = await withConnection(path, { readOnly: true }, async (conn) => {
     const reader = await conn.runAndReadAll('SELECT 1 FROM users WHERE id = $1', [userId]);
     return reader.currentRowCount > 0;
   });
@@ -257,43 +260,77 @@ export async function listTokens(options: {
     }));
 }
 
+/** What a build or a change set does to the token store. */
+export interface TokenChanges {
+  /**
+   * A database file whose `access_tokens` table (already validated) is merged in: new hashes
+   * are added; a known hash keeps its row, except that a revocation in the import is applied.
+   */
+  importFrom?: string;
+  /** Hashes to revoke (a change set's `access_tokens.deleted.csv`): their rows stay, revoked. */
+  revoke?: readonly string[];
+}
+
 /**
- * Merges tokens issued upstream (build-db's `access_tokens` table, already validated) into
- * the token store: new hashes are added; a known hash keeps its row, except that a revocation
- * in the import is applied. Returns how many rows were added.
+ * Publishes a build or a change set that changes tokens: `changes` are written into a copy of
+ * the token store, which is renamed into place, then `publishStore` (build-db's rename of the
+ * analytics store) runs, still holding the token store's lock. Everything that can fail (the
+ * analytics store's copy is complete before this is called) comes before the first rename, so a
+ * failure leaves both stores as they were. The token store goes first: a process killed between
+ * the two renames leaves the tokens changed (a revocation in force) and the data not, and running
+ * the same build or change set again completes it; the other way round, a token the change set
+ * revokes would keep working. Returns how many tokens were added and revoked.
  */
-export async function importTokens(
+export async function publishWithTokens(
   tokensPath: string,
-  sourceDatabase: string,
-  sourceTable: string,
-): Promise<number> {
-  return changeTokens(tokensPath, async (conn) => {
-    await conn.run(`ATTACH '${sourceDatabase.replaceAll("'", "''")}' AS source (READ_ONLY)`);
-    try {
-      const before = Number(
-        (await conn.runAndReadAll('SELECT count(*) AS n FROM access_tokens')).getRowObjectsJson()[0]
-          ?.n,
-      );
-      await conn.run(
-        `UPDATE access_tokens t SET revoked_at = s.revoked_at
-         FROM source.${sourceTable} s
-         WHERE t.token_hash = s.token_hash AND t.revoked_at IS NULL AND s.revoked_at IS NOT NULL`,
-      );
-      await conn.run(
-        `INSERT INTO access_tokens
-         SELECT token_hash, user_id, name, created_at, expires_at, revoked_at
-         FROM source.${sourceTable}
-         WHERE token_hash NOT IN (SELECT token_hash FROM access_tokens)`,
-      );
-      const after = Number(
-        (await conn.runAndReadAll('SELECT count(*) AS n FROM access_tokens')).getRowObjectsJson()[0]
-          ?.n,
-      );
-      return after - before;
-    } finally {
-      await conn.run('DETACH source');
-    }
-  });
+  changes: TokenChanges,
+  publishStore: () => Promise<void>,
+): Promise<{ added: number; revoked: number }> {
+  const count = async (conn: DuckDBConnection) =>
+    Number(
+      (await conn.runAndReadAll('SELECT count(*) AS n FROM access_tokens')).getRowObjectsJson()[0]
+        ?.n,
+    );
+  return changeTokens(
+    tokensPath,
+    async (conn) => {
+      let added = 0;
+      if (changes.importFrom !== undefined) {
+        await conn.run(
+          `ATTACH '${changes.importFrom.replaceAll("'", "''")}' AS source (READ_ONLY)`,
+        );
+        try {
+          const before = await count(conn);
+          await conn.run(
+            `UPDATE access_tokens t SET revoked_at = s.revoked_at
+             FROM source.access_tokens s
+             WHERE t.token_hash = s.token_hash AND t.revoked_at IS NULL AND s.revoked_at IS NOT NULL`,
+          );
+          await conn.run(
+            `INSERT INTO access_tokens
+             SELECT token_hash, user_id, name, created_at, expires_at, revoked_at
+             FROM source.access_tokens
+             WHERE token_hash NOT IN (SELECT token_hash FROM access_tokens)`,
+          );
+          added = (await count(conn)) - before;
+        } finally {
+          await conn.run('DETACH source');
+        }
+      }
+      let revoked = 0;
+      if (changes.revoke && changes.revoke.length > 0) {
+        const reader = await conn.runAndReadAll(
+          `UPDATE access_tokens SET revoked_at = CAST(now() AS TIMESTAMP)
+           WHERE revoked_at IS NULL AND list_contains($1::VARCHAR[], token_hash)`,
+          [listValue([...changes.revoke])],
+        );
+        revoked = Number(reader.getRowObjectsJson()[0]?.Count ?? reader.currentRowCount);
+      }
+      return { added, revoked };
+    },
+    undefined,
+    publishStore,
+  );
 }
 
 /**
@@ -314,23 +351,4 @@ export async function adoptLegacyTokenStore(
   if (legacy.length === 0) return 0;
   await changeTokens(tokensPath, async () => {}, legacyStore);
   return legacy.length;
-}
-
-/**
- * Revokes the tokens with these hashes (a change set's `access_tokens.deleted.csv`): they stop
- * working from the next request; their rows stay, as a revocation's do. Returns how many.
- */
-export async function revokeTokenHashes(
-  tokensPath: string,
-  hashes: readonly string[],
-): Promise<number> {
-  if (hashes.length === 0) return 0;
-  return changeTokens(tokensPath, async (conn) => {
-    const reader = await conn.runAndReadAll(
-      `UPDATE access_tokens SET revoked_at = CAST(now() AS TIMESTAMP)
-       WHERE revoked_at IS NULL AND list_contains($1::VARCHAR[], token_hash)`,
-      [listValue([...hashes])],
-    );
-    return Number(reader.getRowObjectsJson()[0]?.Count ?? reader.currentRowCount);
-  });
 }

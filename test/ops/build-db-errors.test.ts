@@ -4,11 +4,12 @@
  * required table unless asked; the old store stays untouched on every refusal.
  */
 import { spawnSync } from 'node:child_process';
-import { readdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import { BuildInputError } from '../../src/ingest/problems.ts';
+import { csvToParquet } from '../helpers/parquet.ts';
 import { makeTempDir, queryStoreFile } from '../helpers/store.ts';
 
 const TSX = resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
@@ -201,5 +202,85 @@ describe('build-db: an empty required table is refused unless asked', () => {
     const allowed = run(['--source', emptySource, '--database', databasePath, '--allow-empty']);
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(run(['--help']).stdout).toContain('--allow-empty');
+  });
+});
+
+describe('build-db: every file of the source folder is a table, or refused', () => {
+  it('a misspelled table file is refused with the name it is near; nothing is built', async () => {
+    const dir = await source(TX_HEADER + tx('t1'));
+    await writeFile(join(dir, 'transaction.csv'), TX_HEADER + tx('t2'));
+    await writeFile(join(dir, 'acounts.csv'), ACCOUNTS);
+    const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+    expect(await problemsOf(dir, databasePath)).toEqual([
+      'acounts.csv: not a table of the data contract; did you mean accounts.csv?',
+      'transaction.csv: not a table of the data contract; did you mean transactions.csv?',
+    ]);
+    expect(await readdir(dirname(databasePath))).toEqual([]);
+  });
+
+  it('hidden files and a README are ignored; any other file, and removals, are refused', async () => {
+    const dir = await source(TX_HEADER + tx('t1'));
+    await writeFile(join(dir, '.DS_Store'), 'x');
+    await writeFile(join(dir, 'README.md'), '# export of 2026-11-21');
+    const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+    await buildStore({ sourceDir: dir, databasePath });
+
+    await writeFile(join(dir, 'notes.txt'), 'x');
+    await writeFile(join(dir, 'transactions.deleted.csv'), 'id\nt1\n');
+    expect(await problemsOf(dir)).toEqual([
+      'notes.txt: not a table of the data contract (a folder holds <table>.csv, <table>.parquet; the tables are users, access_tokens, links, accounts, transactions, balances, pay_statements, liabilities)',
+      'transactions.deleted.csv: removals belong in a change set (build-db --changes); a build reads whole tables',
+    ]);
+  });
+
+  it('a table file that is a folder is named as one', async () => {
+    const dir = await source(TX_HEADER + tx('t1'));
+    await rm(join(dir, 'transactions.csv'));
+    await mkdir(join(dir, 'transactions.csv'));
+    expect(await problemsOf(dir)).toEqual(['transactions.csv: is a folder, not a file']);
+  });
+
+  it('a column named twice in the header is named as such, not as an unknown column', async () => {
+    const header = TX_HEADER.replace('\n', ',amount\n');
+    const problems = await problemsOf(
+      await source(`${header}${tx('t1', 'SHOP', 'Other', ',2.00')}`),
+    );
+    expect(problems).toEqual(["transactions.csv:1: duplicate column 'amount' in the header"]);
+  });
+});
+
+describe('build-db: a NUL character is refused at its line, CSV and Parquet alike', () => {
+  it('in a CSV file', async () => {
+    const csv = TX_HEADER + tx('t1') + tx('t2', 'SH\u0000OP');
+    expect(await problemsOf(await source(csv))).toEqual([
+      'transactions.csv:3: description contains a NUL character (U+0000), which the data contract does not allow',
+    ]);
+  });
+
+  it('in a Parquet file', async () => {
+    const dir = await source(TX_HEADER + tx('t1') + tx('t2', 'SH\u0000OP'));
+    await csvToParquet(join(dir, 'transactions.csv'));
+    expect(await problemsOf(dir)).toEqual([
+      'transactions.parquet:row 2: description contains a NUL character (U+0000), which the data contract does not allow',
+    ]);
+  });
+
+  it('the CLI: exit 1, the file line, nothing built', async () => {
+    const run = spawnSync(
+      TSX,
+      [
+        BUILD_DB,
+        '--source',
+        await source(TX_HEADER + tx('t\u0000')),
+        '--database',
+        join(makeTempDir('store'), 'finance.duckdb'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      'transactions.csv:2: id contains a NUL character (U+0000), which the data contract does not allow',
+    );
+    expect(run.stderr).toContain('build stopped on the problems shown above');
   });
 });

@@ -3,8 +3,9 @@
  * store's write lock (loads serialize), the change set is checked and derived in a scratch
  * database against the published file (opened read-only, so running servers keep reading it),
  * then the file is copied, the delta written into the copy (rows, the rollups of the changed
- * days, the change log, store_meta), and the copy renamed over the store: readers see the old
- * generation or the new, never a mix. A failure or a kill at any point leaves the published
+ * days, the change log, store_meta), and the copy renamed over the store (after the token
+ * store, when the change set holds access tokens): readers see the old generation or the new,
+ * never a mix. A failure or a kill at any point leaves the published
  * file as it was (a killed load leaves only its temp files, and a lock the next load takes over).
  *
  * The copy costs what copying the file costs (about a second per GB here): the price of never
@@ -13,7 +14,7 @@
 import { constants } from 'node:fs';
 import { copyFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { SPENDING_DAILY_TABLE } from '../../contract/derived.ts';
 import { newGeneration, storeFormatProblem } from '../../contract/store-format.ts';
 import {
@@ -34,16 +35,17 @@ import {
   withWriteLock,
 } from '../../files/publish.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
-import { importTokens, revokeTokenHashes } from '../../tokens/token-file.ts';
+import { publishWithTokens } from '../../tokens/token-file.ts';
 import {
   type ApplyResult,
-  type ChangeInputs,
   DEFAULT_LOG_SPAN,
   findChangeInputs,
   type LogSpan,
   planChangeSet,
+  removedTokens,
   type StoreReader,
 } from '../changes.ts';
+import { openDatabaseFile } from '../database-file.ts';
 import { spendingRollupUpdateSql } from '../derive.ts';
 import { seconds } from '../progress.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
@@ -193,8 +195,8 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
     const scratchPath = tempPathNextTo(target, 'changes');
     const stagingPath = tempPathNextTo(target, 'staging');
     const copyPath = tempPathNextTo(target, 'apply');
-    const instance = await DuckDBInstance.create(scratchPath);
-    const conn = await instance.connect();
+    const scratch = await openDatabaseFile(scratchPath, 'scratch');
+    const conn = scratch.conn;
     try {
       await conn.run(`SET TimeZone = 'UTC'`);
       await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
@@ -220,54 +222,36 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
       progress(`  checkpointed (${seconds(checkpoint)})`);
       await conn.run('DETACH out');
       progress(`wrote change set ${state.seq + 1} into the copy (${seconds(step)})`);
-      conn.closeSync();
-      instance.closeSync();
-      await publishDatabaseFile(copyPath, target);
+      const revoke = await removedTokens(conn);
+      scratch.close();
+      const publish = () => publishDatabaseFile(copyPath, target);
+      if (inputs.upserts.has('access_tokens') || inputs.deletes.has('access_tokens')) {
+        // The change set's access_tokens go to the token store, published with the store:
+        // upserts join it as a build's do, removals revoke (token-file.ts).
+        const tokensPath = options.tokensPath ?? tokensPathFor(target);
+        const tokens = await publishWithTokens(
+          tokensPath,
+          { importFrom: inputs.upserts.has('access_tokens') ? copyPath : undefined, revoke },
+          publish,
+        );
+        if (inputs.upserts.has('access_tokens')) {
+          progress(`access_tokens: ${tokens.added} new in ${tokensPath}`);
+        }
+        if (revoke.length > 0)
+          progress(`access_tokens: ${tokens.revoked} revoked in ${tokensPath}`);
+      } else await publish();
       progress(
         `published generation ${generation}: change set ${state.seq + 1} of lineage ${state.lineage}; the change log covers change sets after ${floor}`,
       );
       return { generation, seq: state.seq + 1, summary };
     } finally {
-      conn.closeSync();
-      instance.closeSync();
+      scratch.close();
       await Promise.all([scratchPath, stagingPath, copyPath].map(removeDatabaseFiles));
     }
   });
-  await applyTokenChanges(options, inputs, target, progress);
   const { added, modified, removed, users } = result.summary.log;
   progress(
     `applied ${changesDir} to ${target} in ${seconds(started)}: transactions ${added} added, ${modified} modified, ${removed} removed, over ${users} users`,
   );
   return result;
-}
-
-/** The change set's access_tokens: upserts join the token store, removals revoke. */
-async function applyTokenChanges(
-  options: ApplyOptions,
-  inputs: ChangeInputs,
-  target: string,
-  progress: (line: string) => void,
-): Promise<void> {
-  const tokensPath = options.tokensPath ?? tokensPathFor(target);
-  if (inputs.upserts.has('access_tokens')) {
-    const added = await importTokens(tokensPath, target, 'access_tokens');
-    progress(`access_tokens: ${added} new in ${tokensPath}`);
-  }
-  const removals = inputs.deletes.get('access_tokens');
-  if (!removals) return;
-  const revoked = await revokeTokenHashes(tokensPath, await deletedTokens(removals.reader));
-  progress(`access_tokens: ${revoked} revoked in ${tokensPath}`);
-}
-
-/** The hashes an access_tokens.deleted.csv names (already validated). */
-export async function deletedTokens(reader: string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    const rows = (await conn.runAndReadAll(`SELECT token_hash FROM ${reader}`)).getRowObjectsJson();
-    return rows.map((row) => String(row.token_hash));
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
 }

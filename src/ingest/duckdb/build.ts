@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { newGeneration, STORE_FORMAT_VERSION } from '../../contract/store-format.ts';
 import {
   STORE_META_TABLE,
@@ -26,8 +26,9 @@ import {
   withWriteLock,
 } from '../../files/publish.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
-import { adoptLegacyTokenStore, importTokens } from '../../tokens/token-file.ts';
+import { adoptLegacyTokenStore, publishWithTokens } from '../../tokens/token-file.ts';
 import { castExpression } from '../cast.ts';
+import { type DatabaseFile, openDatabaseFile } from '../database-file.ts';
 import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from '../derive.ts';
 import { schemaDdl } from '../duckdb-ddl.ts';
 import { findInputs, type InputFile, stage, stagedTable } from '../inputs.ts';
@@ -123,22 +124,17 @@ async function writeTables(
  * before a rebuild are still recognised (and answered 410, not 422); a new one otherwise.
  */
 async function cursorKeyOf(target: string): Promise<string> {
-  let instance: DuckDBInstance | undefined;
+  let store: DatabaseFile | undefined;
   try {
-    instance = await DuckDBInstance.create(target, { access_mode: 'READ_ONLY' });
-    const conn = await instance.connect();
-    try {
-      const [row] = (
-        await conn.runAndReadAll(`SELECT cursor_key FROM ${STORE_META_TABLE} LIMIT 1`)
-      ).getRowObjectsJson();
-      if (typeof row?.cursor_key === 'string' && row.cursor_key) return row.cursor_key;
-    } finally {
-      conn.closeSync();
-    }
+    store = await openDatabaseFile(target, 'store', { readOnly: true });
+    const [row] = (
+      await store.conn.runAndReadAll(`SELECT cursor_key FROM ${STORE_META_TABLE} LIMIT 1`)
+    ).getRowObjectsJson();
+    if (typeof row?.cursor_key === 'string' && row.cursor_key) return row.cursor_key;
   } catch {
     // No store yet, or one built before cursors: a new key.
   } finally {
-    instance?.closeSync();
+    store?.close();
   }
   return randomBytes(32).toString('base64url');
 }
@@ -155,18 +151,14 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
   const buildPath = tempPathNextTo(target, 'build');
   const stagingPath = tempPathNextTo(target, 'staging');
   const generation = newGeneration();
-  let instance: DuckDBInstance | undefined;
-  let connection: DuckDBConnection | undefined;
+  let build: DatabaseFile | undefined;
   const closeDatabase = () => {
-    connection?.closeSync();
-    instance?.closeSync();
-    connection = undefined;
-    instance = undefined;
+    build?.close();
+    build = undefined;
   };
   try {
-    instance = await DuckDBInstance.create(buildPath);
-    const conn = await instance.connect();
-    connection = conn;
+    build = await openDatabaseFile(buildPath, 'build');
+    const conn = build.conn;
     await conn.run(`SET TimeZone = 'UTC'`);
     await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
     const counts = await stage(conn, inputs, progress);
@@ -208,15 +200,16 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
       progress(`access_tokens: ${formatCount(adopted)} moved from ${target} to ${tokensPath}`);
     await withWriteLock(target, async () => {
       const checkpointStarted = performance.now();
-      await conn.run('CHECKPOINT');
+      await conn.run('CHECKPOINT build');
       closeDatabase();
-      await publishDatabaseFile(buildPath, target);
+      const publish = () => publishDatabaseFile(buildPath, target);
+      if (inputs.has('access_tokens')) {
+        // The input's tokens join the token store, published with the store (token-file.ts).
+        const { added } = await publishWithTokens(tokensPath, { importFrom: buildPath }, publish);
+        progress(`access_tokens: ${formatCount(added)} new in ${tokensPath}`);
+      } else await publish();
       progress(`checkpointed and published ${basename(target)} (${seconds(checkpointStarted)})`);
     });
-    if (inputs.has('access_tokens')) {
-      const added = await importTokens(tokensPath, target, 'access_tokens');
-      progress(`access_tokens: ${formatCount(added)} new in ${tokensPath}`);
-    }
     progress(`built ${target}, generation ${generation}, in ${seconds(started)}`);
     return { generation, counts };
   } finally {

@@ -11,13 +11,10 @@
  * created and named current in one coordinator transaction. A load killed before that leaves
  * the published generation serving; `public.loading` tells the next load which rows to clear.
  */
-import { createReadStream } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import {
   foldedColumn,
   SPENDING_DAILY_TABLE,
@@ -33,17 +30,24 @@ import {
   type ApplyResult,
   type ChangeInputs,
   type Condition,
-  deletedTable,
   type LogSpan,
   planChangeSet,
+  removedTokens,
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
+import { openDatabaseFile } from '../database-file.ts';
 import { seconds } from '../progress.ts';
-import { connect, runAll } from './client.ts';
+import { connect, copyCsv, runAll } from './client.ts';
 import { withClusterLoad } from './lock.ts';
 import { dropOldGenerations } from './old-generations.ts';
-import { type ClusterState, clusterState, publish } from './publish.ts';
+import {
+  afterPublication,
+  type ClusterState,
+  clusterState,
+  publish,
+  unpublished,
+} from './publish.ts';
 import {
   BUCKETS,
   bucketsOf,
@@ -283,14 +287,9 @@ async function exportPerBucket(
   );
 }
 
-async function copyFiles(client: pg.ClientBase, target: string, columns: string[], dir: string) {
+async function copyFiles(client: pg.Client, target: string, columns: string[], dir: string) {
   const files = await readdir(dir).catch(() => [] as string[]);
-  for (const file of files) {
-    const copy = client.query(
-      copyFrom(`COPY ${target} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`),
-    );
-    await pipeline(createReadStream(join(dir, file)), copy);
-  }
+  for (const file of files) await copyCsv(client, target, columns, join(dir, file));
 }
 
 /**
@@ -312,8 +311,12 @@ async function logFloor(
   return Math.max(state.logFloor, rows[0]?.floor ?? state.logFloor);
 }
 
-/** Applies a change set to the cluster as a new generation. */
+/**
+ * Applies a change set to the cluster as a new generation. A failure before the publication
+ * says that nothing was published (publish.ts, unpublished).
+ */
 export async function applyClusterChanges(options: ClusterApplyOptions): Promise<ApplyResult> {
+  let serving: string | undefined;
   return withClusterLoad(
     options.databaseUrl,
     async (coordinator, shards, progress) => {
@@ -325,8 +328,9 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
           `the cluster cannot take change sets (${formatProblem ?? 'it records no lineage'}): rebuild it once with --source before applying change sets`,
         );
       }
-      const instance = await DuckDBInstance.create(join(options.scratchDir, 'changes.duckdb'));
-      const conn = await instance.connect();
+      serving = state.generation;
+      const scratch = await openDatabaseFile(join(options.scratchDir, 'changes.duckdb'), 'scratch');
+      const conn = scratch.conn;
       try {
         await conn.run(`SET TimeZone = 'UTC'`);
         await conn.run(
@@ -368,15 +372,18 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
         progress(
           `published generation ${generation}: change set ${seq} of lineage ${lineage}; the change log covers change sets after ${floor}`,
         );
-        await dropOldGenerations(coordinator, shards, progress);
+        await dropOldGenerations(coordinator, shards, progress).catch((error: unknown) =>
+          progress(afterPublication(generation, error)),
+        );
         return { generation, seq, summary };
       } finally {
-        conn.closeSync();
-        instance.closeSync();
+        scratch.close();
       }
     },
     options.onProgress,
-  );
+  ).catch((error: unknown) => {
+    throw unpublished(error, serving);
+  });
 }
 
 async function newTokens(conn: DuckDBConnection): Promise<StoredToken[]> {
@@ -396,13 +403,6 @@ async function newTokens(conn: DuckDBConnection): Promise<StoredToken[]> {
     expiresAtMs: ms(row.expires_ms),
     revokedAtMs: ms(row.revoked_ms),
   }));
-}
-
-async function removedTokens(conn: DuckDBConnection): Promise<string[]> {
-  const rows = (
-    await conn.runAndReadAll(`SELECT token_hash FROM ${deletedTable('access_tokens')}`)
-  ).getRowObjectsJson();
-  return rows.map((row) => String(row.token_hash));
 }
 
 /** The SQL condition matching a table's keys given as arrays ($2.. after the owners' $1). */
@@ -460,7 +460,7 @@ async function writeShards(
 
   await Promise.all(
     shards.map(async (shard, index) => {
-      const client = await connect(shard.url);
+      const client = await connect(shard);
       try {
         await client.query('BEGIN');
         for (const bucket of bucketsOf(index + 1, shards.length)) {

@@ -38,7 +38,7 @@ export async function clearAbandonedLoads(
   }
   await Promise.all(
     shards.map(async (shard) => {
-      const client = await connect(shard.url);
+      const client = await connect(shard);
       try {
         for (const schema of await orphans(client)) {
           await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -57,7 +57,7 @@ export async function clearAbandonedLoads(
     progress(`clearing change set ${abandoned.seq}, written by a load that did not finish`);
     await Promise.all(
       shards.map(async (shard, index) => {
-        const client = await connect(shard.url);
+        const client = await connect(shard);
         try {
           await runAll(client, [
             'BEGIN',

@@ -2,18 +2,16 @@
  * The copy of a built DuckDB store's rows into a new data schema of the cluster: the users
  * through the coordinator, every other row straight into its bucket's table on its shard.
  */
-import { createReadStream } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { foldedColumn } from '../../contract/derived.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { sqlString } from '../../engines/sql/literals.ts';
 import { toPlatformSql } from '../../engines/sql/platform.ts';
+import { openDatabaseFile } from '../database-file.ts';
 import { formatCount, seconds } from '../progress.ts';
+import { copyCsv } from './client.ts';
 import {
   BUCKETS,
   bucketTable,
@@ -62,25 +60,16 @@ export async function copyRows(
   progress: (line: string) => void,
 ): Promise<Record<ShardedTable, number>> {
   const counts = {} as Record<ShardedTable, number>;
-  const copyFile = async (client: pg.Client, target: string, columns: string[], file: string) => {
-    const copy = client.query(
-      copyFrom(`COPY ${target} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`),
-    );
-    await pipeline(createReadStream(file), copy);
-    return Number(copy.rowCount ?? 0);
-  };
-  const instance = await DuckDBInstance.create(':memory:');
-  const duckdb = await instance.connect();
+  const store = await openDatabaseFile(options.duckdbPath, 'store', { readOnly: true });
+  const duckdb = store.conn;
   try {
-    await duckdb.run(`ATTACH ${sqlString(options.duckdbPath)} AS store (READ_ONLY)`);
-    await duckdb.run('USE store');
     let started = performance.now();
     const usersFile = join(options.scratchDir, 'users.csv');
     await duckdb.run(
       `COPY (${exportSql('users')}) TO ${sqlString(usersFile)} (FORMAT csv, HEADER false)`,
     );
     const userColumns = tableColumns('users').map((column) => column.name);
-    counts.users = await copyFile(coordinator, `${schema}.users`, userColumns, usersFile);
+    counts.users = await copyCsv(coordinator, `${schema}.users`, userColumns, usersFile);
     progress(`users: ${formatCount(counts.users)} rows loaded in ${seconds(started)}`);
 
     const placement = await coordinator.query<{ id: string; part: string }>(
@@ -116,7 +105,7 @@ export async function copyRows(
             const folder = join(dir, `bucket=${bucket}`);
             const files = await readdir(folder).catch(() => []);
             for (const file of files) {
-              rows += await copyFile(
+              rows += await copyCsv(
                 client,
                 `${schema}.${bucketTable(table, bucket)}`,
                 columns,
@@ -132,8 +121,7 @@ export async function copyRows(
       progress(`${table}: ${formatCount(counts[table])} rows loaded in ${seconds(started)}`);
     }
   } finally {
-    duckdb.closeSync();
-    instance.closeSync();
+    store.close();
   }
   return counts;
 }

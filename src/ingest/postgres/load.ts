@@ -20,11 +20,17 @@ import {
   type ShardServer,
 } from '../../engines/postgres/topology.ts';
 import type { StoredToken } from '../../tokens/store.ts';
-import { connect, dropSchemaEverywhere, runAll } from './client.ts';
+import { connectAll, dropSchemaEverywhere, runAll } from './client.ts';
 import { copyRows } from './copy.ts';
 import { withClusterLoad } from './lock.ts';
 import { dropOldGenerations } from './old-generations.ts';
-import { publish } from './publish.ts';
+import {
+  afterPublication,
+  clusterState,
+  PublishUnknownError,
+  publish,
+  unpublished,
+} from './publish.ts';
 import {
   coordinatorDdl,
   dataSchemaName,
@@ -51,15 +57,21 @@ export interface LoadOptions {
   onProgress?: (line: string) => void;
 }
 
-/** Loads the built store as a new lineage and publishes it; returns the row counts. */
+/**
+ * Loads the built store as a new lineage and publishes it; returns the row counts. A failure
+ * before the publication says that nothing was published (publish.ts, unpublished).
+ */
 export async function loadGeneration(options: LoadOptions): Promise<Record<ShardedTable, number>> {
+  let serving: string | null | undefined;
   return withClusterLoad(
     options.databaseUrl,
     async (coordinator, shards, progress) => {
+      serving = (await clusterState(coordinator))?.generation ?? null;
       const dataSchema = dataSchemaName(options.generation);
       const schema = schemaName(options.generation);
+      let counts: Record<ShardedTable, number>;
       try {
-        const counts = await loadSchema(coordinator, shards, dataSchema, options, progress);
+        counts = await loadSchema(coordinator, shards, dataSchema, options, progress);
         await runAll(coordinator, generationViewsDdl(schema, dataSchema, 0));
         await publish(coordinator, {
           generation: options.generation,
@@ -73,17 +85,23 @@ export async function loadGeneration(options: LoadOptions): Promise<Record<Shard
           tokens: options.tokens ?? [],
           revokedTokens: [],
         });
-        progress(`published generation ${options.generation} (schema ${schema})`);
-        await dropOldGenerations(coordinator, shards, progress);
-        return counts;
       } catch (error) {
+        // Perhaps published: its schemas stay (the next load drops them if they were not).
+        if (error instanceof PublishUnknownError) throw error;
         await coordinator.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
         await dropSchemaEverywhere(coordinator, shards, dataSchema).catch(() => {});
         throw error;
       }
+      progress(`published generation ${options.generation} (schema ${schema})`);
+      await dropOldGenerations(coordinator, shards, progress).catch((error: unknown) =>
+        progress(afterPublication(options.generation, error)),
+      );
+      return counts;
     },
     options.onProgress,
-  );
+  ).catch((error: unknown) => {
+    throw unpublished(error, serving);
+  });
 }
 
 async function loadSchema(
@@ -93,7 +111,7 @@ async function loadSchema(
   options: LoadOptions,
   progress: (line: string) => void,
 ): Promise<Record<ShardedTable, number>> {
-  const shardClients = await Promise.all(shards.map((shard) => connect(shard.url)));
+  const shardClients = await connectAll(shards);
   try {
     const collation = await textCollation([coordinator, ...shardClients]);
     await Promise.all(

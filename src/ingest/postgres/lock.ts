@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { COORDINATOR_META_DDL } from '../../engines/postgres/meta.ts';
 import { type ShardServer, shardServers } from '../../engines/postgres/topology.ts';
 import { clearAbandonedLoads } from './cleanup.ts';
-import { connect, runAll } from './client.ts';
+import { connect, reachedThroughCoordinator, runAll } from './client.ts';
 
 /** One loader at a time per cluster. */
 const LOAD_LOCK_KEY = 727_001;
@@ -26,7 +26,7 @@ export async function withClusterLoad<T>(
   onProgress?: (line: string) => void,
 ): Promise<T> {
   const progress = onProgress ?? (() => {});
-  const coordinator = await connect(databaseUrl);
+  const coordinator = await connect({ name: 'coordinator', url: databaseUrl });
   try {
     await coordinator.query('SELECT pg_advisory_lock($1)', [LOAD_LOCK_KEY]);
     await runAll(coordinator, COORDINATOR_META_DDL);
@@ -41,7 +41,9 @@ export async function withClusterLoad<T>(
       );
     }
     await clearAbandonedLoads(coordinator, shards, progress);
-    return await work(coordinator, shards, progress);
+    return await work(coordinator, shards, progress).catch((error: unknown) => {
+      throw reachedThroughCoordinator(error, shards);
+    });
   } finally {
     await coordinator.end();
   }

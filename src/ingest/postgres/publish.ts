@@ -6,6 +6,8 @@ import type pg from 'pg';
 import { STORE_FORMAT_VERSION, storeFormatProblem } from '../../contract/store-format.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../../engines/sql/platform.ts';
 import type { StoredToken } from '../../tokens/store.ts';
+import { BuildInputError } from '../problems.ts';
+import { ServerLostError } from './client.ts';
 
 /** The published generation's place in its lineage (store_meta); null before the first load. */
 export interface ClusterState {
@@ -61,6 +63,53 @@ export interface Publication {
   revokedTokens: readonly string[];
   /** For a change set: its row in public.change_sets, and the load marker cleared. */
   changeSet?: boolean;
+}
+
+/**
+ * The coordinator went away while committing the transaction that names a generation current:
+ * whether that generation is published cannot be known until the coordinator is back.
+ */
+export class PublishUnknownError extends Error {
+  override readonly name = 'PublishUnknownError';
+  constructor(generation: string, cause: ServerLostError) {
+    super(
+      `${cause.message}, while generation ${generation} was being published: whether it was is unknown; it was if public.store_meta names it once the coordinator is back (the next load clears what this one wrote if not)`,
+      { cause },
+    );
+  }
+}
+
+/** A load that failed before it published anything. */
+class NotPublishedError extends Error {
+  override readonly name = 'NotPublishedError';
+}
+
+/**
+ * A load's failure in words that say what was published: nothing, before the publication.
+ * `serving` is the generation the cluster serves once the load has begun (null: none yet),
+ * undefined before: a refusal to begin keeps its own words, unless a server was lost. Refused
+ * input and an unknown publication keep their own words too.
+ */
+export function unpublished(error: unknown, serving: string | null | undefined): unknown {
+  if (error instanceof BuildInputError || error instanceof PublishUnknownError) return error;
+  if (serving === undefined && !(error instanceof ServerLostError)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  const still =
+    serving === undefined
+      ? ''
+      : serving === null
+        ? ': the cluster holds no store yet (the next load clears what this one wrote)'
+        : `: the cluster still serves generation ${serving} (the next load clears what this one wrote)`;
+  return new NotPublishedError(`${reason}. Nothing was published${still}`, { cause: error });
+}
+
+/**
+ * What a failure after the publication means: the generation is published; what was left to
+ * do (dropping the generations it replaces) is done by the next load.
+ */
+export function afterPublication(generation: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return `generation ${generation} is published, but dropping the generations before it failed (${reason}); the next load drops them`;
 }
 
 /** Names the new generation current, in one coordinator transaction. */
@@ -127,9 +176,15 @@ export async function publish(coordinator: pg.Client, publication: Publication):
         [publication.revokedTokens],
       );
     }
+  } catch (error) {
+    await coordinator.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+  try {
     await coordinator.query('COMMIT');
   } catch (error) {
-    await coordinator.query('ROLLBACK');
+    if (error instanceof ServerLostError)
+      throw new PublishUnknownError(publication.generation, error);
     throw error;
   }
 }

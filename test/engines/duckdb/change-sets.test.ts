@@ -6,7 +6,7 @@
  * serving and the next one succeeds; the CLI's usage, help and exit codes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +15,17 @@ import { TABLE_KEYS, TABLE_NAMES, TABLES } from '../../../src/contract/tables.ts
 import { applyChanges } from '../../../src/ingest/duckdb/apply.ts';
 import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import { BuildInputError } from '../../../src/ingest/problems.ts';
+import { tokensPathFor } from '../../../src/tokens/path.ts';
+import { loadTokens } from '../../../src/tokens/token-file.ts';
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
 import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
-import { makeTempDir, queryStoreFile } from '../../helpers/store.ts';
+import { csvToParquet } from '../../helpers/parquet.ts';
+import {
+  type FixtureRow,
+  makeTempDir,
+  queryStoreFile,
+  writeCsvFixture,
+} from '../../helpers/store.ts';
 
 const TSX = resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const BUILD_DB = resolve(import.meta.dirname, '../../../scripts/build-db.ts');
@@ -122,6 +130,18 @@ const EVERYTHING: ChangeSetFiles = {
     transactions: [{ id: 'txn_hdujbn8vlpyyux57fol1' }, { id: 'txn_not_there' }],
     balances: [{ account_id: CHECKING, as_of: '2025-08-21' }],
   },
+};
+
+/** A new transaction of a demo user, valid on its own. */
+const NEW_TRANSACTION = {
+  id: 'txn_new',
+  user_id: BEN,
+  account_id: CHECKING,
+  transacted_at: '2026-11-19',
+  amount: '1.00',
+  direction: 'DEBIT',
+  description: 'SHOP',
+  category: 'Other',
 };
 
 /** The source folder a full build of the changed data reads: the demo data with the change set applied. */
@@ -343,6 +363,40 @@ describe('a change set on a DuckDB store', () => {
             "balances.deleted.csv:1: missing required column 'as_of'",
           ],
         ],
+        [
+          // Misspelled files: never silently left out.
+          {
+            upserts: {
+              transactions: [NEW_TRANSACTION],
+              transaction: [{ ...NEW_TRANSACTION, id: 'txn_other' }],
+              acounts: [{ id: CHECKING }],
+              'transactions.delete': [{ id: 'txn_hdujbn8vlpyyux57fol1' }],
+            },
+          },
+          [
+            'acounts.csv: not a table of the data contract; did you mean accounts.csv?',
+            'transaction.csv: not a table of the data contract; did you mean transactions.csv?',
+            'transactions.delete.csv: not a table of the data contract; did you mean transactions.deleted.csv?',
+          ],
+        ],
+        [
+          {
+            upserts: { transactions: [{ ...NEW_TRANSACTION, description: 'BLUE\u0000BOTTLE' }] },
+            deletes: { transactions: [{ id: 'txn_\u0000' }] },
+          },
+          [
+            'transactions.csv:2: description contains a NUL character (U+0000), which the data contract does not allow',
+            'transactions.deleted.csv:2: id contains a NUL character (U+0000), which the data contract does not allow',
+          ],
+        ],
+        [
+          {
+            upserts: {
+              transactions: [{ ...NEW_TRANSACTION, 'amount ': '2.00' }],
+            },
+          },
+          ["transactions.csv:1: duplicate column 'amount' in the header"],
+        ],
       ];
       for (const [files, expected] of cases) {
         const error = await applyChanges({
@@ -358,6 +412,27 @@ describe('a change set on a DuckDB store', () => {
           ).toBe(true);
         }
       }
+      expect(await meta(store)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a NUL character in a Parquet change file at its row, and changes nothing',
+    async () => {
+      const store = await copyOfBase();
+      const before = await meta(store);
+      const changesDir = await writeChangeSet({
+        upserts: { transactions: [NEW_TRANSACTION, { ...NEW_TRANSACTION, id: 'txn_\u0000' }] },
+      });
+      await csvToParquet(join(changesDir, 'transactions.csv'));
+      const error = await applyChanges({ changesDir, databasePath: store }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(BuildInputError);
+      expect((error as BuildInputError).problems).toEqual([
+        'transactions.parquet:row 2: id contains a NUL character (U+0000), which the data contract does not allow',
+      ]);
       expect(await meta(store)).toEqual(before);
     },
     SLOW,
@@ -485,7 +560,153 @@ describe('a change set on a DuckDB store', () => {
       const empty = cli('--changes', makeTempDir('empty'), '--database', store);
       expect(empty.status).toBe(1);
       expect(empty.stderr).toContain('no change files');
+      const misspelled = cli(
+        '--changes',
+        await writeChangeSet({ upserts: { transaction: [NEW_TRANSACTION] } }),
+        '--database',
+        store,
+      );
+      expect(misspelled.status).toBe(1);
+      expect(misspelled.stderr).toContain(
+        'transaction.csv: not a table of the data contract; did you mean transactions.csv?',
+      );
+      expect(misspelled.stderr).toContain('change set refused');
     },
     SLOW,
   );
+});
+
+/** A one-user store with a token: what the tests of file names and tokens build. */
+const TOKEN_A = 'a'.repeat(64);
+const TOKEN_B = 'b'.repeat(64);
+const token = (hash: string, created: string): FixtureRow => ({
+  token_hash: hash,
+  user_id: 'usr_a',
+  name: 'upstream',
+  created_at: created,
+});
+const transaction = (id: string): FixtureRow => ({
+  id,
+  user_id: 'usr_a',
+  account_id: 'acc_a',
+  transacted_at: '2024-02-01',
+  amount: '1.00',
+  direction: 'DEBIT',
+  description: 'SHOP',
+  category: 'Other',
+});
+const SMALL: Record<string, FixtureRow[]> = {
+  users: [{ id: 'usr_a', name: 'Ann', email: 'ann@example.com', created_at: '2024-01-01' }],
+  links: [
+    {
+      id: 'lnk_a',
+      user_id: 'usr_a',
+      type: 'institution',
+      name: 'Chase',
+      status: 'active',
+      created_at: '2024-01-01',
+    },
+  ],
+  accounts: [
+    { id: 'acc_a', user_id: 'usr_a', link_id: 'lnk_a', name: 'Checking', type: 'depository' },
+  ],
+  transactions: [transaction('t1')],
+  access_tokens: [token(TOKEN_A, '2024-01-01T00:00:00Z')],
+};
+/** Adds a transaction and a token, revokes the build's token. */
+const WITH_TOKENS: ChangeSetFiles = {
+  upserts: {
+    transactions: [transaction('t2')],
+    access_tokens: [token(TOKEN_B, '2024-01-02T00:00:00Z')],
+  },
+  deletes: { access_tokens: [{ token_hash: TOKEN_A }] },
+};
+
+async function smallSource(): Promise<string> {
+  const dir = makeTempDir('small');
+  await writeCsvFixture(dir, SMALL);
+  return dir;
+}
+
+describe('any store file name', () => {
+  // DuckDB names a file's catalog after the file: each of these names once met a catalog,
+  // schema or alias of build-db's SQL (`store`, `staging`, `delta`, ...), the token file's
+  // among them (`source.tokens.duckdb`), and made a build or a change set fail.
+  const NAMES = [
+    'store',
+    'out',
+    'staging',
+    'delta',
+    'cur',
+    'want',
+    'source',
+    'scratch',
+    'build',
+    'tokens',
+    'main',
+    'memory',
+    'finance.tokens',
+  ];
+  const CASES: { store: string; tokens: string; given: boolean }[] = [
+    ...NAMES.map((name) => ({
+      store: `${name}.duckdb`,
+      tokens: `${name}.tokens.duckdb`,
+      given: false,
+    })),
+    // A token file named apart from its store (--tokens).
+    { store: 'finance.duckdb', tokens: 'source.duckdb', given: true },
+    { store: 'finance.duckdb', tokens: 'staging.duckdb', given: true },
+  ];
+  it.for(CASES)(
+    '$store with $tokens: a build and a change set, tokens included',
+    async ({ store, tokens: tokensName, given }) => {
+      const dir = makeTempDir('named');
+      const databasePath = join(dir, store);
+      const tokensPath = join(dir, tokensName);
+      expect(given || tokensPathFor(databasePath) === tokensPath).toBe(true);
+      await buildStore({
+        sourceDir: await smallSource(),
+        databasePath,
+        ...(given ? { tokensPath } : {}),
+      });
+      const result = await applyChanges({
+        changesDir: await writeChangeSet(WITH_TOKENS),
+        databasePath,
+        ...(given ? { tokensPath } : {}),
+      });
+      expect(result.seq).toBe(1);
+      const ids = await queryStoreFile(databasePath, 'SELECT id FROM transactions ORDER BY id');
+      expect(ids.map((row) => row.id)).toEqual(['t1', 't2']);
+      const tokens = await loadTokens(tokensPath);
+      expect(tokens.map((stored) => [stored.tokenHash, stored.revokedAtMs !== null])).toEqual([
+        [TOKEN_A, true],
+        [TOKEN_B, false],
+      ]);
+      expect((await readdir(dir)).sort()).toEqual([store, tokensName].sort());
+    },
+  );
+});
+
+describe('a build or a change set applies whole or not at all', () => {
+  it('a token store that cannot take the tokens leaves the store unchanged too', async () => {
+    const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+    await buildStore({ sourceDir: await smallSource(), databasePath });
+    const before = await meta(databasePath);
+    const tokensPath = tokensPathFor(databasePath);
+    await writeFile(tokensPath, 'not a DuckDB file');
+
+    const build = await buildStore({ sourceDir: await smallSource(), databasePath }).catch(
+      (error: unknown) => error,
+    );
+    expect(build).toBeInstanceOf(Error);
+    expect(await meta(databasePath)).toEqual(before);
+
+    const apply = await applyChanges({
+      changesDir: await writeChangeSet(WITH_TOKENS),
+      databasePath,
+    }).catch((error: unknown) => error);
+    expect(apply).toBeInstanceOf(Error);
+    expect(await meta(databasePath)).toEqual(before);
+    expect(await readFile(tokensPath, 'utf8')).toBe('not a DuckDB file');
+  });
 });
