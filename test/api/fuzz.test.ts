@@ -37,9 +37,12 @@ const ENDPOINTS: Array<{ path: string; params: string[]; statuses: number[] }> =
   { path: '/v1/users/spending', params: SPENDING, statuses: PROTECTED },
   {
     path: '/v2/users/transactions',
-    params: ['transacted_at_from', 'transacted_at_to', ...PAGES],
-    statuses: PROTECTED,
+    params: ['transacted_at_from', 'transacted_at_to', 'format', ...PAGES],
+    // 406: an Accept naming none of the list's formats.
+    statuses: [...PROTECTED, 406],
   },
+  // Its scope (account_ids, link_id) takes any text: nothing to answer 422 to.
+  { path: '/v2/users/recurring', params: [], statuses: PROTECTED },
   { path: '/v1/links', params: PAGES, statuses: PROTECTED },
   { path: '/v1/users/balances', params: [], statuses: PROTECTED },
   { path: '/v1/users/balance-history', params: [...WINDOW, 'time_period'], statuses: PROTECTED },
