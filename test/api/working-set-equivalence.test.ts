@@ -2,13 +2,19 @@
  * The working set answers exactly as the engine does: over the demo store (five users of a year
  * and more, every flag and filter value) and a store of hard texts and ids (non-ASCII case
  * folding, ids ordered by code point, not UTF-16), random filters, pages, counts, chunks,
- * lookups by id and by id order are read through a port holding users in memory and through
- * one answering every read from the engine, and compared value for value.
+ * lookups by id and by id order, spending analyses of random shapes and windows, and recurring
+ * streams in random scopes are read through a port holding users in memory and through one
+ * answering every read from the engine, and compared value for value.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spendingBody } from '../../src/areas/spending/body.ts';
+import { TIME_PERIODS } from '../../src/domain/calendar.ts';
 import { foldCase } from '../../src/domain/case-fold.ts';
 import { formatMoney } from '../../src/domain/money.ts';
+import { planStreams, shapeStreams } from '../../src/domain/recurring/streams.ts';
+import { GROUP_BYS, SECONDARY_GROUP_BYS } from '../../src/domain/spending/model.ts';
+import { shapeSpendingAnalysis } from '../../src/domain/spending/shape.ts';
 import type {
   PageWindow,
   ReadPort,
@@ -17,6 +23,7 @@ import type {
   TransactionsPage,
 } from '../../src/port/read-port.ts';
 import { DEMO_USERS } from '../../tools/demo-data/demo.ts';
+import { spendingQuery } from '../helpers/spending-query.ts';
 import {
   buildDemoStore,
   buildStoreFromCsv,
@@ -167,6 +174,81 @@ function equivalence(name: string, open: () => Promise<Pair>) {
           },
         ),
         { numRuns: process.env.TEST_ENGINE === 'postgres' ? 60 : 150 },
+      );
+    }, 300_000);
+
+    it('analyses spending alike, in every shape, window and scope', async () => {
+      const day = fc
+        .integer({ min: 0, max: 520 })
+        .map((days) =>
+          new Date(Date.UTC(2025, 6, 1) + days * 86_400_000).toISOString().slice(0, 10),
+        );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...pair.users),
+          fc.constantFrom(...GROUP_BYS),
+          fc.constantFrom(...TIME_PERIODS),
+          fc.option(fc.constantFrom(...SECONDARY_GROUP_BYS), { nil: null }),
+          fc.tuple(day, day),
+          fc.option(fc.constantFrom(...pair.links), { nil: null }),
+          fc.subarray(pair.accounts, { maxLength: 2 }),
+          fc.subarray(CATEGORY_NAMES, { maxLength: 2 }),
+          fc.boolean(),
+          async (
+            user,
+            groupBy,
+            timePeriod,
+            secondary,
+            [a, b],
+            linkId,
+            accountIds,
+            categories,
+            income,
+          ) => {
+            const query = spendingQuery({
+              userId: user,
+              window: a <= b ? { start: a, end: b } : { start: b, end: a },
+              groupBy,
+              timePeriod,
+              secondaryGroupBy: groupBy === 'time_period' ? secondary : null,
+              linkId,
+              accountIds,
+              categories,
+              includeIncome: income,
+            });
+            const [held, engine] = await Promise.all(
+              [pair.held, pair.engine].map(async (port) =>
+                spendingBody(shapeSpendingAnalysis(query, await port.spendingAggregates(query))),
+              ),
+            );
+            expect(held).toEqual(engine);
+          },
+        ),
+        { numRuns: process.env.TEST_ENGINE === 'postgres' ? 60 : 150 },
+      );
+    }, 300_000);
+
+    it('finds the same recurring streams, in every scope', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...pair.users),
+          fc.option(fc.constantFrom(...pair.links), { nil: null }),
+          fc.subarray(pair.accounts, { maxLength: 2 }),
+          fc.constantFrom('2026-11-20', '2026-06-30', '2025-12-31'),
+          async (user, linkId, accountIds, through) => {
+            const scope = { userId: user, through, linkId, accountIds };
+            const [held, engine] = await Promise.all(
+              [pair.held, pair.engine].map(async (port) => {
+                const plan = planStreams(await port.recurringKeyDays(scope));
+                const rows =
+                  plan.candidates.size > 0 ? await port.recurringRows(scope, plan.texts) : [];
+                return shapeStreams(user, through, plan, rows);
+              }),
+            );
+            expect(held).toEqual(engine);
+          },
+        ),
+        { numRuns: process.env.TEST_ENGINE === 'postgres' ? 30 : 60 },
       );
     }, 300_000);
 

@@ -1,8 +1,9 @@
 /**
  * The read port with a per-user working set: the transaction list's answers (pages, filters,
- * daily totals, the unpaginated list, lookups by id, the first sync and its pages) computed from
- * the user's ledger in memory, read from the engine once per user and generation. Everything
- * else, and every user over the row bound, goes to the engine as before.
+ * daily totals, the unpaginated list, lookups by id, the first sync and its pages), the spending
+ * analysis's and the recurring streams' reads computed from the user's ledger in memory, read
+ * from the engine once per user and generation. Everything else, and every user over the row
+ * bound, goes to the engine as before.
  */
 import {
   type AccountRecord,
@@ -12,9 +13,11 @@ import {
   type TransactionFilters,
   type TransactionRecord,
 } from '../read-port.ts';
+import { aggregateSpending } from '../spending.ts';
 import { LedgerCache, type WorkingSetStats } from './cache.ts';
 import { type LedgerReads, UserLedger } from './ledger.ts';
 import { byId, matcher, matchingRows, pageOf } from './list.ts';
+import { ledgerRecurringReads, ledgerSpendingReader } from './reads.ts';
 
 export interface WorkingSetOptions {
   /** Bytes of ledgers held at most (0: no working set). */
@@ -116,6 +119,27 @@ export function withWorkingSet(
       const ledger = await ledgerOf(userId);
       if (!ledger) return port.transactionsById(userId, after, limit);
       return byId(ledger, after, limit);
+    },
+
+    async spendingAggregates(query) {
+      const ledger = await ledgerOf(query.userId);
+      if (!ledger) return port.spendingAggregates(query);
+      const accounts = query.linkId === null ? [] : await port.accounts(query.userId);
+      return aggregateSpending(ledgerSpendingReader(ledger, accounts), query);
+    },
+
+    async recurringKeyDays(scope) {
+      const ledger = await ledgerOf(scope.userId);
+      if (!ledger) return port.recurringKeyDays(scope);
+      const accounts = scope.linkId === null ? [] : await port.accounts(scope.userId);
+      return ledgerRecurringReads(ledger, accounts).recurringKeyDays(scope);
+    },
+
+    async recurringRows(scope, texts) {
+      const ledger = await ledgerOf(scope.userId);
+      if (!ledger) return port.recurringRows(scope, texts);
+      const accounts = scope.linkId === null ? [] : await port.accounts(scope.userId);
+      return ledgerRecurringReads(ledger, accounts).recurringRows(scope, texts);
     },
   };
 }
