@@ -47,8 +47,10 @@ describe('graceful shutdown', () => {
       DATABASE_PATH: demo.path,
       TODAY: DEMO_TODAY,
       DB_POOL_SIZE: '1',
-      // Every heavy request queues for the one connection: none shares a cached answer.
+      // Every heavy request queues for the one connection: none shares a cached answer, nor
+      // the working set's memory.
       RESPONSE_CACHE_MB: '0',
+      WORKING_SET_MB: '0',
       RATE_LIMIT_MAX: '0',
       // One client sends all of them at once: no bound on its concurrency, no shedding.
       CLIENT_MAX_IN_FLIGHT: '0',

@@ -12,7 +12,11 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
+import {
+  type QueryOutcome,
+  StoreOverloadedError,
+  StoreUnavailableError,
+} from '../../port/read-port.ts';
 import type { Row, SqlParam } from '../sql/statement.ts';
 
 /** For the spending module, which imports it from here. */
@@ -93,6 +97,8 @@ export const sameFile = (a: FileIdentity, b: FileIdentity) =>
 const DAMAGED = /^(Corrupt|FATAL Error)|database has been invalidated|checksum/i;
 /** Out of memory or of spill space, an interrupt, a spill file that failed: load, not a bug (503). */
 const OVERLOADED = /^(Out of Memory Error|INTERRUPT|IO Error)/;
+/** Of those, the memory or spill space a statement could not have. */
+const OUT_OF_MEMORY = /^Out of Memory Error/;
 
 /**
  * One read-only, hardened DuckDB instance per store file, with a pool of connections: each
@@ -206,6 +212,7 @@ export class DuckDbPool {
       ) {
         throw this.damaged(message, error);
       }
+      if (OUT_OF_MEMORY.test(message)) throw new StoreOverloadedError(message, { cause: error });
       if (OVERLOADED.test(message)) throw new StoreUnavailableError(message, { cause: error });
       throw error;
     } finally {
@@ -296,6 +303,14 @@ export class DuckDbPool {
     }
   }
 
+  /**
+   * Throws what a query would when the store can no longer be trusted (damaged, or its file
+   * changed in place): for answers kept in memory, which must stop with the store's.
+   */
+  assertReadable(): void {
+    this.checkFile(false);
+  }
+
   /** Marks the store damaged (once) and returns the error every query now fails with. */
   private damaged(reason: string, cause?: unknown): StoreUnavailableError {
     if (this.damage === undefined) {
@@ -372,8 +387,16 @@ async function bound(pooled: PooledConnection, sql: string, params: readonly Sql
   return statement;
 }
 
+/**
+ * Runs `sql` on the connection. A statement with parameters is prepared once per connection and
+ * text; one without is run as it is, unprepared, so statements that spell a value into their
+ * text (a user as a literal, which DuckDB plans into a narrower scan) never pile up.
+ */
 async function runOn(pooled: PooledConnection, sql: string, params: readonly SqlParam[]) {
-  const reader = await (await bound(pooled, sql, params)).runAndReadAll();
+  const reader =
+    params.length === 0
+      ? await pooled.connection.runAndReadAll(sql)
+      : await (await bound(pooled, sql, params)).runAndReadAll();
   return reader.getRowObjectsJson();
 }
 

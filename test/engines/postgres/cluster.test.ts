@@ -160,7 +160,10 @@ describe('one shard down', () => {
         TODAY: DEMO_TODAY,
         LOG_LEVEL: 'silent',
         QUERY_TIMEOUT_MS: '3000',
+        // Every answer from the shards: a user held in the working set is still answered while
+        // its shard is down (tested on its own below).
         RESPONSE_CACHE_MB: '0',
+        WORKING_SET_MB: '0',
         RATE_LIMIT_MAX: '0',
         // A busy test machine must not shed the probe this test reads.
         SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
@@ -218,6 +221,49 @@ describe('one shard down', () => {
   }, 60_000);
 });
 
+describe('one shard down, its users held in the working set', () => {
+  it('still answers what the working set holds from memory, and 503 for the rest', async () => {
+    const held = await startServer(
+      configOf({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        TODAY: DEMO_TODAY,
+        LOG_LEVEL: 'silent',
+        QUERY_TIMEOUT_MS: '3000',
+        RESPONSE_CACHE_MB: '0',
+        RATE_LIMIT_MAX: '0',
+        SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+        SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      }),
+    );
+    const token = tokensByShard.get(2) as string;
+    const ask = (path: string) => fetch(`${held.url}${path}`, { headers: bearer(token) });
+    const spendingIn = (month: number) =>
+      `/v2/users/spending?group_by=category&time_period=month&start_date=2026-${String(month).padStart(2, '0')}-01`;
+    try {
+      // The first answer reads the user's transactions into memory.
+      expect((await ask(spendingIn(1))).status).toBe(200);
+      const before = await (await ask('/v2/users/transactions?page=1&page_size=10')).text();
+      await controlInstance(dir, 'shard2', 'stop');
+      try {
+        // A generation's data never changes: what is held is still the truth.
+        const list = await ask('/v2/users/transactions?page=1&page_size=10');
+        expect(list.status).toBe(200);
+        expect(await list.text()).toBe(before);
+        expect((await ask(spendingIn(4))).status).toBe(200);
+        // The profile is not held: the shard answers it, and is down.
+        const profile = await ask('/v1/user');
+        expect(profile.status).toBe(503);
+        expect(profile.headers.get('retry-after')).toMatch(/^\d+$/);
+      } finally {
+        await controlInstance(dir, 'shard2', 'start');
+      }
+    } finally {
+      await held.close();
+    }
+  }, 90_000);
+});
+
 describe('one shard stalled', () => {
   /** SIGSTOP / SIGCONT to every process of an instance (its postmaster and its children). */
   async function signalInstance(name: string, signal: 'SIGSTOP' | 'SIGCONT') {
@@ -238,6 +284,7 @@ describe('one shard stalled', () => {
         LOG_LEVEL: 'silent',
         QUERY_TIMEOUT_MS: '2000',
         RESPONSE_CACHE_MB: '0',
+        WORKING_SET_MB: '0',
         RATE_LIMIT_MAX: '0',
         SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
         SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
