@@ -146,6 +146,13 @@ const envSchema = z
     /** Spending answers cached per store generation: size in MiB (0: off) and entry bound. */
     RESPONSE_CACHE_MB: wholeNumber(0, 48),
     RESPONSE_CACHE_ENTRIES: positiveInt(20_000),
+    /**
+     * The per-user working set (port/working-set/): MiB of users' transactions held in memory
+     * (0: off, every answer from the store), and the most transactions a user may have to be
+     * held (a user with more is answered by the store).
+     */
+    WORKING_SET_MB: wholeNumber(0, 128),
+    WORKING_SET_MAX_ROWS: positiveInt(50_000),
     /** Where DuckDB spills when a query outgrows DUCKDB_MEMORY_LIMIT (default: the OS temp folder). */
     DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
     DUCKDB_MAX_TEMP_SIZE: z

@@ -18,6 +18,7 @@ import { Metrics, startMetricsServer } from './http/metrics.ts';
 import type { TlsFiles } from './http/server-options.ts';
 import { type ReloadOutcome, SwappablePort } from './port/hot-swap.ts';
 import type { ReadPort } from './port/read-port.ts';
+import { WorkingSet } from './port/working-set/port.ts';
 import { FollowedTokens } from './tokens/followed-tokens.ts';
 import { tokensPathFor } from './tokens/path.ts';
 
@@ -65,6 +66,7 @@ async function openDuckDb(
   config: Config,
   metrics: Metrics | undefined,
   app: () => FastifyInstance | undefined,
+  workingSet: WorkingSet,
   onDamaged: () => void,
 ): Promise<Engine> {
   // Followed for the whole process: tokens change apart from the store's generations.
@@ -84,6 +86,7 @@ async function openDuckDb(
     let handedOut = false;
     const port = await openDuckDbPort(config.DATABASE_PATH, {
       tokens,
+      workingSet,
       poolSize: config.DB_POOL_SIZE,
       threads: config.DUCKDB_THREADS,
       memoryLimit: config.DUCKDB_MEMORY_LIMIT,
@@ -146,6 +149,7 @@ function openPostgres(
   config: Config,
   metrics: Metrics | undefined,
   app: () => FastifyInstance | undefined,
+  workingSet: WorkingSet,
 ): Engine {
   const pool = new PgPool(config.DATABASE_URL as string, {
     poolSize: config.DB_POOL_SIZE,
@@ -163,7 +167,7 @@ function openPostgres(
     },
   });
   coordinatorTokens.start();
-  const open = () => openPostgresPort(pool, { coordinatorTokens });
+  const open = () => openPostgresPort(pool, { coordinatorTokens, workingSet });
   return {
     open,
     reopen: open,
@@ -192,12 +196,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
   let app: FastifyInstance | undefined;
   let store: SwappablePort | undefined;
+  const workingSet = new WorkingSet({
+    maxBytes: config.WORKING_SET_MB * 1024 * 1024,
+    maxRows: config.WORKING_SET_MAX_ROWS,
+  });
+  metrics?.observeWorkingSet(() => workingSet.stats());
   const engine = config.DATABASE_URL
-    ? openPostgres(config, metrics, () => app)
+    ? openPostgres(config, metrics, () => app, workingSet)
     : await openDuckDb(
         config,
         metrics,
         () => app,
+        workingSet,
         () => void store?.reload('store unreadable'),
       );
   const first = await engine.open().catch(async (error: unknown) => {

@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReloadOutcome } from '../port/hot-swap.ts';
 import type { QueryOutcome } from '../port/read-port.ts';
+import type { WorkingSetStats } from '../port/working-set/cache.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -54,6 +55,32 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The working set's figures, read when scraped (port/working-set/). */
+  observeWorkingSet(stats: () => WorkingSetStats): void {
+    const gauge = (name: string, help: string, read: (s: WorkingSetStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(stats()));
+        },
+      });
+    gauge('working_set_bytes', 'Bytes of users’ transactions held in memory', (s) => s.bytes);
+    gauge('working_set_users', 'Users held in the working set', (s) => s.users);
+    gauge('working_set_hits', 'Reads of a user answered from memory, since start', (s) => s.hits);
+    gauge(
+      'working_set_misses',
+      'Reads of a user that went to the store (once per user and generation), since start',
+      (s) => s.misses,
+    );
+    gauge(
+      'working_set_evictions',
+      'Users dropped to stay within WORKING_SET_MB',
+      (s) => s.evictions,
+    );
   }
 
   readonly observeQuery = (seconds: number, outcome: QueryOutcome): void => {

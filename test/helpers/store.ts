@@ -17,6 +17,7 @@ import type {
   ReadPort,
   TransactionFilters,
 } from '../../src/port/read-port.ts';
+import { WorkingSet } from '../../src/port/working-set/port.ts';
 import { FollowedTokens } from '../../src/tokens/followed-tokens.ts';
 import { tokensPathFor } from '../../src/tokens/path.ts';
 import { mintToken } from '../../src/tokens/token-file.ts';
@@ -100,21 +101,34 @@ export async function queryStoreFile<T = Record<string, unknown>>(
   }
 }
 
+/** The working set a test port gets by default: the server's defaults. */
+export const testWorkingSet = () =>
+  new WorkingSet({ maxBytes: 128 * 1024 * 1024, maxRows: 50_000 });
+
 /**
  * Opens a read port on the store built at `databasePath`, on the engine of this test run
- * (helpers/engine.ts): the behaviour suites' one way in.
+ * (helpers/engine.ts): the behaviour suites' one way in. It answers from a working set as the
+ * server does, unless `workingSet` is null (every answer from the engine).
  */
-export async function openStore(databasePath: string): Promise<ReadPort> {
+export async function openStore(
+  databasePath: string,
+  { workingSet = testWorkingSet() }: { workingSet?: WorkingSet | null } = {},
+): Promise<ReadPort> {
+  const withSet = workingSet === null ? {} : { workingSet };
   switch (testEngine()) {
     case 'duckdb':
-      return openDuckDbPort(databasePath);
+      return openDuckDbPort(databasePath, withSet);
     case 'postgres': {
       // The same built store, loaded into databases of its own on the test cluster; tokens
       // minted by the tests (beside the store file) are followed as the DuckDB port does.
       const databaseUrl = await createTestDatabase();
       await loadStoreFile(databaseUrl, databasePath);
       const tokens = await FollowedTokens.open(tokensPathFor(databasePath));
-      const port = await openPostgresPort(databaseUrl, { tokens, queryTimeoutMs: 10_000 });
+      const port = await openPostgresPort(databaseUrl, {
+        tokens,
+        queryTimeoutMs: 10_000,
+        ...withSet,
+      });
       return new (class extends DelegatingPort {
         override async close() {
           tokens.close();

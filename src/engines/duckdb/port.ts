@@ -8,11 +8,13 @@ import { CHANGE_SETS_TABLE, STORE_META_TABLE, TABLE_NAMES } from '../../contract
 import { cursorKeyOf, generationsOf } from '../../port/change-log.ts';
 import { memoizedPort } from '../../port/memo.ts';
 import { type ReadPort, StoreFormatError, type SyncState } from '../../port/read-port.ts';
+import { type WorkingSet, withWorkingSet } from '../../port/working-set/port.ts';
 import { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import { balanceReads } from './balances.ts';
 import { incomeReads } from './income.ts';
+import { ledgerReads } from './ledger.ts';
 import { liabilityReads } from './liabilities.ts';
 import { linkReads } from './links.ts';
 import { DuckDbPool, type DuckDbPoolOptions } from './pool.ts';
@@ -27,6 +29,8 @@ export interface DuckDbPortOptions extends DuckDbPoolOptions {
    * port follows the one beside the store file itself, and closes it with the port.
    */
   tokens?: FollowedTokens;
+  /** The process's working set of users' transactions (port/working-set/), if any. */
+  workingSet?: WorkingSet;
 }
 
 /** The read port of a store file. */
@@ -65,7 +69,7 @@ export async function openDuckDbPort(
   path: string,
   options: DuckDbPortOptions = {},
 ): Promise<DuckDbPort> {
-  const { tokens, ...poolOptions } = options;
+  const { tokens, workingSet, ...poolOptions } = options;
   const pool = await DuckDbPool.open(path, poolOptions);
   let followed = tokens;
   try {
@@ -102,7 +106,7 @@ export async function openDuckDbPort(
       ...recurringReads(pool),
       spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
     });
-    return { ...port, pool };
+    return { ...withWorkingSet(port, ledgerReads(pool), workingSet), pool };
   } catch (error) {
     if (tokens === undefined) followed?.close();
     await pool.close();

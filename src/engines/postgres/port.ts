@@ -17,10 +17,12 @@ import {
   StoreUnavailableError,
   type SyncState,
 } from '../../port/read-port.ts';
+import { type WorkingSet, withWorkingSet } from '../../port/working-set/port.ts';
 import type { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import { balanceReads } from './balances.ts';
 import { incomeReads } from './income.ts';
+import { ledgerReads } from './ledger.ts';
 import { liabilityReads } from './liabilities.ts';
 import { linkReads } from './links.ts';
 import { CHANGE_SETS_SQL, CURRENT_GENERATION_SQL, SYNC_STATE_SQL } from './meta.ts';
@@ -40,6 +42,8 @@ export interface PostgresPortOptions extends PgPoolOptions {
   tokens?: FollowedTokens;
   /** The process's cache of the coordinator's tokens; without it, each token is looked up. */
   coordinatorTokens?: CoordinatorTokens;
+  /** The process's working set of users' transactions (port/working-set/), if any. */
+  workingSet?: WorkingSet;
 }
 
 interface Published extends StoreFormatFields {
@@ -146,7 +150,7 @@ export async function openPostgresPort(
   target: PgPool | string,
   options: PostgresPortOptions = {},
 ): Promise<PostgresPort> {
-  const { tokens, coordinatorTokens, ...poolOptions } = options;
+  const { tokens, coordinatorTokens, workingSet, ...poolOptions } = options;
   const ownsPool = typeof target === 'string';
   const pool = typeof target === 'string' ? new PgPool(target, poolOptions) : target;
   try {
@@ -182,7 +186,7 @@ export async function openPostgresPort(
       ...recurringReads(pool, s),
       spendingAggregates: (query) => spending.spendingAggregates(query),
     });
-    return { ...port, pool, schema: s };
+    return { ...withWorkingSet(port, ledgerReads(pool, s), workingSet), pool, schema: s };
   } catch (error) {
     if (ownsPool) await pool.close();
     throw error;

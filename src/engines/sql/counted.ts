@@ -4,6 +4,7 @@
  * missing has no type. DuckDB and PostgreSQL spell both fragments alike.
  */
 import { EXCLUDED_ACCOUNT_TYPE, EXCLUDED_FLAGS } from '../../domain/spending/rules.ts';
+import { LEDGER_FLAGS } from '../../port/working-set/ledger.ts';
 import { sqlString } from './literals.ts';
 
 /**
@@ -21,4 +22,23 @@ export function countedRowSql(alias?: string): string {
     ...EXCLUDED_FLAGS.map((flag) => `NOT ${column(flag)}`),
     `${column('account_type')} <> ${sqlString(EXCLUDED_ACCOUNT_TYPE)}`,
   ].join(' AND ');
+}
+
+/**
+ * A transaction's flags as the working set holds them (LEDGER_FLAGS): the listed flags, the
+ * platform flag, and whether the row counts as the engine's spending rollup counts it
+ * (`countedRowSql`, and on DuckDB `ownAccount`: the copied account's user is the row's), as one
+ * integer. DuckDB and PostgreSQL spell it alike.
+ */
+export function ledgerFlagsSql(alias: string, ownAccount?: string): string {
+  const bit = (condition: string, value: number) =>
+    `CASE WHEN ${condition} THEN ${value} ELSE 0 END`;
+  const counted = ownAccount ? `${ownAccount} AND ${countedRowSql(alias)}` : countedRowSql(alias);
+  return [
+    bit(`${alias}.is_hidden`, LEDGER_FLAGS.hidden),
+    bit(`${alias}.is_internal_transfer`, LEDGER_FLAGS.internalTransfer),
+    bit(investmentAccountSql(alias), LEDGER_FLAGS.investmentAccount),
+    bit(`${alias}.to_platform`, LEDGER_FLAGS.toPlatform),
+    bit(counted, LEDGER_FLAGS.counted),
+  ].join(' + ');
 }

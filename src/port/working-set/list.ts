@@ -1,0 +1,137 @@
+/**
+ * The transaction list's answers computed from a user's ledger, as the engines compute them
+ * (engines/<engine>/transactions.ts): the same filters, the same order, the same page and daily
+ * totals, the same sync order by id.
+ */
+import { dayNumber } from '../../domain/calendar.ts';
+import type {
+  AccountRecord,
+  DailyTotalRecord,
+  PageWindow,
+  TransactionFilters,
+  TransactionRecord,
+  TransactionsPage,
+} from '../read-port.ts';
+import { centsOf, centsText, type UserLedger } from './ledger.ts';
+
+/** Whether row `row` matches: a test built once per request from the filters. */
+export type RowTest = (row: number) => boolean;
+
+/** The filters as a test of a row; `accounts` are the user's (the link filter reads them). */
+export function matcher(
+  ledger: UserLedger,
+  filters: TransactionFilters,
+  accounts: readonly AccountRecord[],
+): RowTest {
+  const tests: RowTest[] = [];
+  const { days } = ledger;
+  if (filters.from !== null) {
+    const from = dayNumber(filters.from);
+    tests.push((row) => (days[row] as number) >= from);
+  }
+  if (filters.to !== null) {
+    const to = dayNumber(filters.to);
+    tests.push((row) => (days[row] as number) <= to);
+  }
+  if (filters.accountIds.length > 0 || filters.linkId !== null) {
+    // Per distinct account of the ledger: whether its rows pass the account and link filters.
+    const wanted = new Set(filters.accountIds);
+    const ofLink =
+      filters.linkId === null
+        ? null
+        : new Set(
+            accounts.filter((account) => account.link_id === filters.linkId).map((a) => a.id),
+          );
+    const passes = ledger.accountIds.map(
+      (id) =>
+        id !== null && (wanted.size === 0 || wanted.has(id)) && (ofLink === null || ofLink.has(id)),
+    );
+    const { accountOf } = ledger;
+    tests.push((row) => passes[accountOf[row] as number] as boolean);
+  }
+  if (filters.categories.length > 0) {
+    const wanted = new Set<string>(filters.categories);
+    tests.push((row) => wanted.has(ledger.category(row)));
+  }
+  if (filters.direction !== null) {
+    const credit = filters.direction === 'CREDIT';
+    tests.push((row) => ledger.isCredit(row) === credit);
+  }
+  const { cents } = ledger;
+  if (filters.minAmount !== null) {
+    const min = centsOf(filters.minAmount);
+    tests.push((row) => (cents[row] as bigint) >= min);
+  }
+  if (filters.maxAmount !== null) {
+    const max = centsOf(filters.maxAmount);
+    tests.push((row) => (cents[row] as bigint) <= max);
+  }
+  if (filters.text !== null) {
+    const text = filters.text;
+    tests.push((row) => ledger.mentions(row, text));
+  }
+  if (tests.length === 0) return () => true;
+  return (row) => tests.every((test) => test(row));
+}
+
+/** The matching rows, in list order (newest first). */
+export function matchingRows(ledger: UserLedger, test: RowTest): Uint32Array {
+  const found = new Uint32Array(ledger.size);
+  let count = 0;
+  for (let row = 0; row < ledger.size; row++) if (test(row)) found[count++] = row;
+  return found.subarray(0, count);
+}
+
+/**
+ * A page of the matching rows, with the count of all of them and the totals of the page's days
+ * over every matching row of those days (a day split across pages has the same totals on both).
+ */
+export function pageOf(ledger: UserLedger, test: RowTest, page: PageWindow): TransactionsPage {
+  const rows = matchingRows(ledger, test);
+  const start = Math.min(page.offset, rows.length);
+  const end = page.limit === null ? rows.length : Math.min(rows.length, start + page.limit);
+  const listed = rows.subarray(start, end);
+  const dailyTotals: DailyTotalRecord[] = [];
+  if (listed.length > 0) {
+    const { days, cents } = ledger;
+    // The page is a run of the matching rows, by day: its first and last days may go on
+    // beyond it, on either side.
+    let from = start;
+    const newest = days[listed[0] as number] as number;
+    while (from > 0 && days[rows[from - 1] as number] === newest) from--;
+    let to = end;
+    const oldest = days[listed[listed.length - 1] as number] as number;
+    while (to < rows.length && days[rows[to] as number] === oldest) to++;
+    let current: { day: number; row: number; debits: bigint; credits: bigint; count: number };
+    const totals: (typeof current)[] = [];
+    for (; from < to; from++) {
+      const row = rows[from] as number;
+      const day = days[row] as number;
+      if (totals.at(-1)?.day !== day) totals.push({ day, row, debits: 0n, credits: 0n, count: 0 });
+      current = totals.at(-1) as typeof current;
+      if (ledger.isCredit(row)) current.credits += cents[row] as bigint;
+      else current.debits += cents[row] as bigint;
+      current.count++;
+    }
+    for (const day of totals) {
+      dailyTotals.push({
+        date: ledger.date(day.row),
+        debits: centsText(day.debits),
+        credits: centsText(day.credits),
+        count: day.count,
+      });
+    }
+  }
+  return {
+    rows: Array.from(listed, (row) => ledger.record(row)),
+    total: rows.length,
+    dailyTotals,
+  };
+}
+
+/** The user's transactions with an id after `after` (all when null), by id, `limit` at most. */
+export function byId(ledger: UserLedger, after: string | null, limit: number): TransactionRecord[] {
+  const order = ledger.idOrder();
+  const start = ledger.firstAfter(after);
+  return Array.from(order.subarray(start, start + limit), (row) => ledger.record(row));
+}

@@ -1,0 +1,106 @@
+/**
+ * The read port with a per-user working set: the transaction list's answers (pages, filters,
+ * daily totals, the unpaginated list, lookups by id, the first sync and its pages) computed from
+ * the user's ledger in memory, read from the engine once per user and generation. Everything
+ * else, and every user over the row bound, goes to the engine as before.
+ */
+import {
+  type AccountRecord,
+  LIST_CHUNK_ROWS,
+  type ReadPort,
+  type TransactionFilters,
+  type TransactionRecord,
+} from '../read-port.ts';
+import { LedgerCache, type WorkingSetStats } from './cache.ts';
+import { type LedgerReads, UserLedger } from './ledger.ts';
+import { byId, matcher, matchingRows, pageOf } from './list.ts';
+
+export interface WorkingSetOptions {
+  /** Bytes of ledgers held at most (0: no working set). */
+  maxBytes: number;
+  /** A user with more transactions than this is not held: the engine answers for them. */
+  maxRows: number;
+}
+
+/** The ledgers of the generations being served, shared by their ports (one per process). */
+export class WorkingSet {
+  readonly cache: LedgerCache<UserLedger>;
+
+  constructor(readonly options: WorkingSetOptions) {
+    this.cache = new LedgerCache(options.maxBytes, (ledger) => ledger.bytes);
+  }
+
+  stats(): WorkingSetStats {
+    return this.cache.stats();
+  }
+}
+
+/** `port` answering from `set`'s ledgers, read through `reads` (without a set: `port` itself). */
+export function withWorkingSet(
+  port: ReadPort,
+  reads: LedgerReads,
+  set: WorkingSet | undefined,
+): ReadPort {
+  if (!set || set.options.maxBytes <= 0) return port;
+  const { generation } = port;
+  const { maxRows } = set.options;
+  const ledgerOf = (userId: string) =>
+    set.cache.get(generation, userId, async () => {
+      const rows = await reads.ledgerRows(userId, maxRows);
+      return rows === null ? null : new UserLedger(rows);
+    });
+  const needsAccounts = (filters: TransactionFilters) => filters.linkId !== null;
+  const accountsFor = (userId: string, filters: TransactionFilters): Promise<AccountRecord[]> =>
+    needsAccounts(filters) ? port.accounts(userId) : Promise.resolve([]);
+
+  return {
+    ...port,
+    async close() {
+      set.cache.dropGeneration(generation);
+      await port.close();
+    },
+
+    async transactions(userId, filters, page) {
+      const ledger = await ledgerOf(userId);
+      if (!ledger) return port.transactions(userId, filters, page);
+      return pageOf(ledger, matcher(ledger, filters, await accountsFor(userId, filters)), page);
+    },
+
+    async transactionCount(userId, filters) {
+      const ledger = await ledgerOf(userId);
+      if (!ledger) return port.transactionCount(userId, filters);
+      return matchingRows(ledger, matcher(ledger, filters, await accountsFor(userId, filters)))
+        .length;
+    },
+
+    async *transactionChunks(userId, filters): AsyncGenerator<TransactionRecord[]> {
+      const ledger = await ledgerOf(userId);
+      if (!ledger) {
+        yield* port.transactionChunks(userId, filters);
+        return;
+      }
+      const rows = matchingRows(
+        ledger,
+        matcher(ledger, filters, await accountsFor(userId, filters)),
+      );
+      for (let start = 0; start < rows.length; start += LIST_CHUNK_ROWS) {
+        yield Array.from(rows.subarray(start, start + LIST_CHUNK_ROWS), (row) =>
+          ledger.record(row),
+        );
+      }
+    },
+
+    async transaction(userId, id) {
+      const ledger = await ledgerOf(userId);
+      if (!ledger) return port.transaction(userId, id);
+      const row = ledger.find(id);
+      return row < 0 ? null : ledger.record(row);
+    },
+
+    async transactionsById(userId, after, limit) {
+      const ledger = await ledgerOf(userId);
+      if (!ledger) return port.transactionsById(userId, after, limit);
+      return byId(ledger, after, limit);
+    },
+  };
+}
