@@ -58,20 +58,72 @@ const CREDIT = 32;
 
 const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((name, index) => [name, index]));
 
-/** Distinct texts of a column and, per row, the index of its text (0: null). */
-class Dictionary {
+/** A column of texts that repeat (accounts, merchants, ...): the distinct ones, an index a row. */
+class DictionaryColumn {
   readonly texts: (string | null)[] = [null];
-  private readonly index = new Map<string, number>();
+  readonly of: Uint16Array | Uint32Array;
 
-  add(text: string | null): number {
-    if (text === null) return 0;
-    let at = this.index.get(text);
-    if (at === undefined) {
-      at = this.texts.length;
-      this.texts.push(text);
-      this.index.set(text, at);
-    }
-    return at;
+  constructor(values: readonly (string | null)[]) {
+    const index = new Map<string, number>();
+    const of = new Uint32Array(values.length);
+    values.forEach((value, row) => {
+      if (value === null) return;
+      let at = index.get(value);
+      if (at === undefined) {
+        at = this.texts.length;
+        this.texts.push(value);
+        index.set(value, at);
+      }
+      of[row] = at;
+    });
+    // Most columns have a few hundred distinct texts: two bytes a row.
+    this.of = this.texts.length <= 0xffff ? Uint16Array.from(of) : of;
+  }
+
+  get(row: number): string | null {
+    return this.texts[this.of[row] as number] ?? null;
+  }
+
+  get bytes(): number {
+    return (
+      this.of.byteLength +
+      this.texts.reduce((sum: number, text) => sum + 8 + (text === null ? 0 : stringBytes(text)), 0)
+    );
+  }
+}
+
+/**
+ * A column of texts that rarely repeat (ids, external ids, descriptions), one after the other
+ * in one string: row i's is text.slice(starts[i], starts[i + 1]); a null is flagged apart.
+ */
+class HeapColumn {
+  private readonly text: string;
+  private readonly starts: Uint32Array;
+  private readonly nulls: Uint8Array | null;
+
+  constructor(values: readonly (string | null)[]) {
+    this.starts = new Uint32Array(values.length + 1);
+    let length = 0;
+    let nulls: Uint8Array | null = null;
+    values.forEach((value, row) => {
+      this.starts[row] = length;
+      if (value === null) {
+        nulls ??= new Uint8Array(values.length);
+        nulls[row] = 1;
+      } else length += value.length;
+    });
+    this.starts[values.length] = length;
+    this.text = values.map((value) => value ?? '').join('');
+    this.nulls = nulls;
+  }
+
+  get(row: number): string | null {
+    if (this.nulls?.[row]) return null;
+    return this.text.slice(this.starts[row], this.starts[row + 1]);
+  }
+
+  get bytes(): number {
+    return stringBytes(this.text) + this.starts.byteLength + (this.nulls?.byteLength ?? 0);
   }
 }
 
@@ -83,122 +135,74 @@ function stringBytes(text: string): number {
 
 export class UserLedger {
   readonly size: number;
-  /** Every id, in row order, one after the other; row i's is ids.slice(idStarts[i], idStarts[i+1]). */
-  private readonly ids: string;
-  private readonly idStarts: Uint32Array;
-  /** Row indexes in id order (code point order, as the engines compare ids). */
+  private readonly ids: HeapColumn;
+  /** Row indexes in id order (code point order, as the engines compare ids: by UTF-8 bytes). */
   private byIdOrder: Uint32Array | undefined;
-  private readonly externalIds: (string | null)[];
-  private readonly externalIdOf: Uint32Array;
-  readonly accountIds: (string | null)[];
-  readonly accountOf: Uint16Array | Uint32Array;
+  private readonly externalIds: HeapColumn;
+  readonly accounts: DictionaryColumn;
   readonly days: Int32Array;
   readonly cents: BigInt64Array;
   private readonly flags: Uint8Array;
   readonly categoryOf: Uint8Array;
-  private readonly descriptions: (string | null)[];
-  private readonly descriptionOf: Uint32Array;
-  readonly merchants: (string | null)[];
-  readonly merchantOf: Uint32Array;
-  readonly subcategories: (string | null)[];
-  readonly subcategoryOf: Uint32Array;
-  private readonly codes: (string | null)[];
-  private readonly codeOf: Uint32Array;
+  private readonly descriptions: HeapColumn;
+  readonly merchants: DictionaryColumn;
+  readonly subcategories: DictionaryColumn;
+  private readonly codes: DictionaryColumn;
   /** Lower-cased descriptions and merchant names (the `q` filter), made on first use. */
-  private folded: { descriptions: string[]; merchants: string[] } | undefined;
+  private folded: { descriptions: HeapColumn; merchants: string[] } | undefined;
   /** What this ledger holds in memory, roughly (the working set's budget counts it). */
   readonly bytes: number;
 
   constructor(rows: readonly LedgerRow[]) {
     const n = rows.length;
     this.size = n;
-    const externalIds = new Dictionary();
-    const accounts = new Dictionary();
-    const descriptions = new Dictionary();
-    const merchants = new Dictionary();
-    const subcategories = new Dictionary();
-    const codes = new Dictionary();
-    this.idStarts = new Uint32Array(n + 1);
-    this.externalIdOf = new Uint32Array(n);
-    const accountOf = new Uint32Array(n);
+    const column = (at: number) => rows.map((row) => row[at] as string | null);
+    this.ids = new HeapColumn(column(0));
+    this.externalIds = new HeapColumn(column(1));
+    this.accounts = new DictionaryColumn(column(2));
+    this.descriptions = new HeapColumn(column(6));
+    this.merchants = new DictionaryColumn(column(7));
+    this.subcategories = new DictionaryColumn(column(9));
+    this.codes = new DictionaryColumn(column(10));
     this.days = new Int32Array(n);
     this.cents = new BigInt64Array(n);
     this.flags = new Uint8Array(n);
     this.categoryOf = new Uint8Array(n);
-    this.descriptionOf = new Uint32Array(n);
-    this.merchantOf = new Uint32Array(n);
-    this.subcategoryOf = new Uint32Array(n);
-    this.codeOf = new Uint32Array(n);
-    const idParts: string[] = [];
-    let idLength = 0;
-    let previousDay: number | undefined;
+    let previousDay = 0;
     let previousDate = '';
     rows.forEach((row, i) => {
-      const [id, externalId, accountId, date, amount, direction, description, merchant] = row;
-      idParts.push(id);
-      this.idStarts[i] = idLength;
-      idLength += id.length;
-      this.externalIdOf[i] = externalIds.add(externalId);
-      accountOf[i] = accounts.add(accountId);
+      const date = row[3];
       // Rows come by day: one day's number is computed once.
       if (date !== previousDate) {
         previousDate = date;
         previousDay = dayNumber(date);
       }
-      this.days[i] = previousDay as number;
-      this.cents[i] = centsOf(amount);
-      this.flags[i] = Number(row[11]) | (direction === 'CREDIT' ? CREDIT : 0);
+      this.days[i] = previousDay;
+      this.cents[i] = centsOf(row[4]);
+      this.flags[i] = Number(row[11]) | (row[5] === 'CREDIT' ? CREDIT : 0);
       this.categoryOf[i] = CATEGORY_INDEX.get(row[8]) as number;
-      this.descriptionOf[i] = descriptions.add(description);
-      this.merchantOf[i] = merchants.add(merchant);
-      this.subcategoryOf[i] = subcategories.add(row[9]);
-      this.codeOf[i] = codes.add(row[10]);
     });
-    this.idStarts[n] = idLength;
-    this.ids = idParts.join('');
-    this.externalIds = externalIds.texts;
-    this.accountIds = accounts.texts;
-    // Most users have a few accounts: two bytes a row.
-    this.accountOf = accounts.texts.length <= 0xffff ? Uint16Array.from(accountOf) : accountOf;
-    this.descriptions = descriptions.texts;
-    this.merchants = merchants.texts;
-    this.subcategories = subcategories.texts;
-    this.codes = codes.texts;
-    const arrays = [
-      this.idStarts,
-      this.externalIdOf,
-      this.accountOf,
-      this.days,
-      this.cents,
-      this.flags,
-      this.categoryOf,
-      this.descriptionOf,
-      this.merchantOf,
-      this.subcategoryOf,
-      this.codeOf,
-    ];
-    const texts = [
-      this.externalIds,
-      this.accountIds,
-      this.descriptions,
-      this.merchants,
-      this.subcategories,
-      this.codes,
-    ];
+    const descriptions = this.descriptions.bytes;
     this.bytes =
-      stringBytes(this.ids) +
-      arrays.reduce((sum, array) => sum + array.byteLength, 0) +
-      texts.reduce(
-        (sum, list) =>
-          sum + 8 * list.length + list.reduce((s, t) => s + (t ? stringBytes(t) : 0), 0),
-        0,
-      ) +
-      // Two of four bytes a row more once the id order or the folded texts are made.
-      8 * n;
+      this.ids.bytes +
+      this.externalIds.bytes +
+      this.accounts.bytes +
+      descriptions +
+      this.merchants.bytes +
+      this.subcategories.bytes +
+      this.codes.bytes +
+      this.days.byteLength +
+      this.cents.byteLength +
+      this.flags.byteLength +
+      this.categoryOf.byteLength +
+      // Made on use: the id order, and the folded texts (about as large as the texts).
+      4 * n +
+      descriptions +
+      this.merchants.bytes;
   }
 
   id(row: number): string {
-    return this.ids.slice(this.idStarts[row], this.idStarts[row + 1]);
+    return this.ids.get(row) as string;
   }
 
   date(row: number): string {
@@ -218,23 +222,23 @@ export class UserLedger {
   }
 
   accountId(row: number): string {
-    return this.accountIds[this.accountOf[row] as number] as string;
+    return this.accounts.get(row) as string;
   }
 
   merchantName(row: number): string | null {
-    return this.merchants[this.merchantOf[row] as number] ?? null;
+    return this.merchants.get(row);
   }
 
   description(row: number): string {
-    return this.descriptions[this.descriptionOf[row] as number] as string;
+    return this.descriptions.get(row) as string;
   }
 
   subcategory(row: number): string | null {
-    return this.subcategories[this.subcategoryOf[row] as number] ?? null;
+    return this.subcategories.get(row);
   }
 
   merchantCategoryCode(row: number): string | null {
-    return this.codes[this.codeOf[row] as number] ?? null;
+    return this.codes.get(row);
   }
 
   /** The amount as the store holds it: exact text with two decimals. */
@@ -246,7 +250,7 @@ export class UserLedger {
   record(row: number): TransactionRecord {
     return {
       id: this.id(row),
-      external_id: this.externalIds[this.externalIdOf[row] as number] ?? null,
+      external_id: this.externalIds.get(row),
       account_id: this.accountId(row),
       transacted_at: this.date(row),
       amount: this.amount(row),
@@ -262,15 +266,20 @@ export class UserLedger {
     };
   }
 
-  /** Whether the row's description or merchant name, lower-cased, contains `folded`. */
+  /**
+   * Whether the row's description or merchant name, lower-cased as `q` is (foldCase), contains
+   * `folded`.
+   */
   mentions(row: number, folded: string): boolean {
     this.folded ??= {
-      descriptions: this.descriptions.map((text) => (text === null ? '' : foldCase(text))),
-      merchants: this.merchants.map((text) => (text === null ? '' : foldCase(text))),
+      descriptions: new HeapColumn(
+        Array.from({ length: this.size }, (_, at) => foldCase(this.description(at))),
+      ),
+      merchants: this.merchants.texts.map((text) => (text === null ? '' : foldCase(text))),
     };
     return (
-      (this.folded.descriptions[this.descriptionOf[row] as number] as string).includes(folded) ||
-      (this.folded.merchants[this.merchantOf[row] as number] as string).includes(folded)
+      (this.folded.descriptions.get(row) as string).includes(folded) ||
+      (this.folded.merchants[this.merchants.of[row] as number] as string).includes(folded)
     );
   }
 

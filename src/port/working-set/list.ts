@@ -42,11 +42,11 @@ export function matcher(
         : new Set(
             accounts.filter((account) => account.link_id === filters.linkId).map((a) => a.id),
           );
-    const passes = ledger.accountIds.map(
+    const passes = ledger.accounts.texts.map(
       (id) =>
         id !== null && (wanted.size === 0 || wanted.has(id)) && (ofLink === null || ofLink.has(id)),
     );
-    const { accountOf } = ledger;
+    const accountOf = ledger.accounts.of;
     tests.push((row) => passes[accountOf[row] as number] as boolean);
   }
   if (filters.categories.length > 0) {
