@@ -1,7 +1,7 @@
 /**
- * The working set's memory (src/port/working-set/): a user's ledger is read once per
- * generation however many requests ask at once, kept within its bytes, least recently used out
- * first, never served to another generation, forgotten with its generation; a user over the row
+ * The working set's memory (src/port/working-set/): a user's ledger is read once per port (one
+ * generation) however many requests ask at once, kept within its bytes, least recently used out
+ * first, never served to another port, forgotten with its port; a user over the row
  * bound is left to the engine, and a failed read is not kept.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ const NO_FILTERS: TransactionFilters = {
 };
 
 describe('the ledger cache', () => {
-  it('reads a user once per generation, whoever asks meanwhile', async () => {
+  it('reads a user once per port, whoever asks meanwhile', async () => {
     const cache = new LedgerCache<string>(1000, () => 10);
     let reads = 0;
     const read = async () => {
@@ -46,33 +46,33 @@ describe('the ledger cache', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return 'ledger';
     };
-    const answers = await Promise.all([1, 2, 3].map(() => cache.get('g1', 'u', read)));
+    const answers = await Promise.all([1, 2, 3].map(() => cache.get(1, 'u', read)));
     expect(answers).toEqual(['ledger', 'ledger', 'ledger']);
-    expect(await cache.get('g1', 'u', read)).toBe('ledger');
+    expect(await cache.get(1, 'u', read)).toBe('ledger');
     expect(reads).toBe(1);
-    // Another generation is read on its own.
-    await cache.get('g2', 'u', read);
+    // Another port (another generation) is read on its own.
+    await cache.get(2, 'u', read);
     expect(reads).toBe(2);
     expect(cache.stats()).toMatchObject({ users: 2, hits: 1, misses: 2 });
   });
 
   it('keeps within its bytes, the least recently used out first', async () => {
     const cache = new LedgerCache<string>(30, () => 10);
-    for (const user of ['a', 'b', 'c']) await cache.get('g', user, async () => user);
-    await cache.get('g', 'a', async () => 'again');
-    await cache.get('g', 'd', async () => 'd');
+    for (const user of ['a', 'b', 'c']) await cache.get(1, user, async () => user);
+    await cache.get(1, 'a', async () => 'again');
+    await cache.get(1, 'd', async () => 'd');
     expect(cache.stats()).toMatchObject({ bytes: 30, users: 3, evictions: 1 });
     // b was the least recently used: read again; a stayed.
-    expect(await cache.get('g', 'a', async () => 'read a')).toBe('a');
-    expect(await cache.get('g', 'b', async () => 'read b')).toBe('read b');
+    expect(await cache.get(1, 'a', async () => 'read a')).toBe('a');
+    expect(await cache.get(1, 'b', async () => 'read b')).toBe('read b');
   });
 
-  it('forgets a closed generation, and keeps nothing read for it afterwards', async () => {
+  it('forgets a closed port, and keeps nothing read for it afterwards', async () => {
     const cache = new LedgerCache<string>(1000, () => 10);
-    await cache.get('g1', 'a', async () => 'a');
+    await cache.get(1, 'a', async () => 'a');
     let release: (value: string) => void = () => {};
-    const late = cache.get('g1', 'b', () => new Promise((resolve) => (release = resolve)));
-    cache.dropGeneration('g1');
+    const late = cache.get(1, 'b', () => new Promise((resolve) => (release = resolve)));
+    cache.dropPort(1);
     release('b');
     await late;
     expect(cache.stats()).toMatchObject({ bytes: 0, users: 0 });
@@ -81,12 +81,12 @@ describe('the ledger cache', () => {
   it('does not keep a failed read, nor a ledger larger than its whole budget', async () => {
     const cache = new LedgerCache<string>(15, (value) => value.length);
     await expect(
-      cache.get('g', 'u', async () => {
+      cache.get(1, 'u', async () => {
         throw new Error('store down');
       }),
     ).rejects.toThrow('store down');
-    expect(await cache.get('g', 'u', async () => 'ok')).toBe('ok');
-    await cache.get('g', 'big', async () => 'x'.repeat(100));
+    expect(await cache.get(1, 'u', async () => 'ok')).toBe('ok');
+    await cache.get(1, 'big', async () => 'x'.repeat(100));
     expect(cache.stats()).toMatchObject({ users: 1, bytes: 2 });
   });
 });

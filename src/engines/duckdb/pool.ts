@@ -296,6 +296,14 @@ export class DuckDbPool {
     }
   }
 
+  /**
+   * Throws what a query would when the store can no longer be trusted (damaged, or its file
+   * changed in place): for answers kept in memory, which must stop with the store's.
+   */
+  assertReadable(): void {
+    this.checkFile(false);
+  }
+
   /** Marks the store damaged (once) and returns the error every query now fails with. */
   private damaged(reason: string, cause?: unknown): StoreUnavailableError {
     if (this.damage === undefined) {

@@ -106,7 +106,10 @@ export async function openDuckDbPort(
       ...recurringReads(pool),
       spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
     });
-    return { ...withWorkingSet(port, ledgerReads(pool), workingSet), pool };
+    return {
+      ...withWorkingSet(port, ledgerReads(pool), workingSet, () => pool.assertReadable()),
+      pool,
+    };
   } catch (error) {
     if (tokens === undefined) followed?.close();
     await pool.close();

@@ -1,9 +1,9 @@
 /**
  * The working set's memory: the ledgers of the users asked lately, bounded by bytes, the least
- * recently used out first, shared by the generations being served. A ledger belongs to one
- * generation (its key names it), so a request is only ever answered from its own generation's
- * data; a generation's ledgers go when its port closes. A ledger is read once per user and
- * generation however many requests ask at once (they share the read); a failed read is not
+ * recently used out first, shared by the ports being served (one per generation). A ledger
+ * belongs to the port that read it (its key names the port), so a request is only ever answered
+ * from its own port's data, and a port's ledgers go when it closes. A ledger is read once per
+ * user and port however many requests ask at once (they share the read); a failed read is not
  * kept, so the next request reads again.
  */
 
@@ -18,7 +18,7 @@ export interface WorkingSetStats {
 }
 
 interface Entry<T> {
-  generation: string;
+  port: number;
   /** Null: the user is not held (over the row bound); the engine answers for them. */
   value: T | null;
   bytes: number;
@@ -31,7 +31,8 @@ export class LedgerCache<T> {
   /** Insertion order is recency: the first entry is the least recently used. */
   private readonly entries = new Map<string, Entry<T>>();
   private readonly reading = new Map<string, Promise<T | null>>();
-  private readonly closed = new Set<string>();
+  private readonly closed = new Set<number>();
+  private ports = 0;
   private held = 0;
   private readonly counts = { hits: 0, misses: 0, evictions: 0 };
 
@@ -40,12 +41,17 @@ export class LedgerCache<T> {
     private readonly sizeOf: (value: T) => number,
   ) {}
 
+  /** A number for a new port's ledgers. */
+  newPort(): number {
+    return ++this.ports;
+  }
+
   /**
-   * The ledger of `user` in `generation`: held, or read by `read` (once, whoever else asks
+   * The ledger of `user` for `port`: held, or read by `read` (once, whoever else asks
    * meanwhile). `read` answers null for a user not to hold; that answer is remembered too.
    */
-  async get(generation: string, user: string, read: () => Promise<T | null>): Promise<T | null> {
-    const key = `${generation}\u0000${user}`;
+  async get(port: number, user: string, read: () => Promise<T | null>): Promise<T | null> {
+    const key = `${port}\u0000${user}`;
     const entry = this.entries.get(key);
     if (entry) {
       this.counts.hits++;
@@ -61,7 +67,7 @@ export class LedgerCache<T> {
       pending.then(
         (value) => {
           this.reading.delete(key);
-          this.keep(key, generation, value);
+          this.keep(key, port, value);
         },
         () => this.reading.delete(key),
       );
@@ -69,11 +75,11 @@ export class LedgerCache<T> {
     return pending;
   }
 
-  /** Forgets a generation's ledgers (its port closed). */
-  dropGeneration(generation: string): void {
-    this.closed.add(generation);
+  /** Forgets a port's ledgers (it closed). */
+  dropPort(port: number): void {
+    this.closed.add(port);
     for (const [key, entry] of this.entries) {
-      if (entry.generation !== generation) continue;
+      if (entry.port !== port) continue;
       this.entries.delete(key);
       this.held -= entry.bytes;
     }
@@ -83,11 +89,11 @@ export class LedgerCache<T> {
     return { bytes: this.held, users: this.entries.size, ...this.counts };
   }
 
-  private keep(key: string, generation: string, value: T | null): void {
-    if (this.closed.has(generation) || this.maxBytes <= 0) return;
+  private keep(key: string, port: number, value: T | null): void {
+    if (this.closed.has(port) || this.maxBytes <= 0) return;
     const bytes = value === null ? NOT_HELD_BYTES : this.sizeOf(value);
     if (bytes > this.maxBytes) return;
-    this.entries.set(key, { generation, value, bytes });
+    this.entries.set(key, { port, value, bytes });
     this.held += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.held <= this.maxBytes) break;

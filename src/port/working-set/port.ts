@@ -35,20 +35,27 @@ export class WorkingSet {
   }
 }
 
-/** `port` answering from `set`'s ledgers, read through `reads` (without a set: `port` itself). */
+/**
+ * `port` answering from `set`'s ledgers, read through `reads` (without a set: `port` itself).
+ * `readable` throws when the engine's store can no longer be trusted (a file damaged in place):
+ * then nothing is answered from memory either.
+ */
 export function withWorkingSet(
   port: ReadPort,
   reads: LedgerReads,
   set: WorkingSet | undefined,
+  readable: () => void = () => {},
 ): ReadPort {
   if (!set || set.options.maxBytes <= 0) return port;
-  const { generation } = port;
+  const own = set.cache.newPort();
   const { maxRows } = set.options;
-  const ledgerOf = (userId: string) =>
-    set.cache.get(generation, userId, async () => {
+  const ledgerOf = (userId: string) => {
+    readable();
+    return set.cache.get(own, userId, async () => {
       const rows = await reads.ledgerRows(userId, maxRows);
       return rows === null ? null : new UserLedger(rows);
     });
+  };
   const needsAccounts = (filters: TransactionFilters) => filters.linkId !== null;
   const accountsFor = (userId: string, filters: TransactionFilters): Promise<AccountRecord[]> =>
     needsAccounts(filters) ? port.accounts(userId) : Promise.resolve([]);
@@ -56,7 +63,7 @@ export function withWorkingSet(
   return {
     ...port,
     async close() {
-      set.cache.dropGeneration(generation);
+      set.cache.dropPort(own);
       await port.close();
     },
 
