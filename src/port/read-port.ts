@@ -384,6 +384,14 @@ export class StoreUnavailableError extends Error {
   override readonly name: string = 'StoreUnavailableError';
 }
 
+/**
+ * The store ran out of memory or spill space for one statement: the API answers 503, and a
+ * smaller read (the engine's own, a chunk at a time) may still succeed.
+ */
+export class StoreOverloadedError extends StoreUnavailableError {
+  override readonly name = 'StoreOverloadedError';
+}
+
 /** Parts of a distributed store do not answer: readiness names them (`shard_2`). */
 export class PartsUnavailableError extends StoreUnavailableError {
   override readonly name = 'PartsUnavailableError';

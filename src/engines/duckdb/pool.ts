@@ -12,7 +12,11 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
+import {
+  type QueryOutcome,
+  StoreOverloadedError,
+  StoreUnavailableError,
+} from '../../port/read-port.ts';
 import type { Row, SqlParam } from '../sql/statement.ts';
 
 /** For the spending module, which imports it from here. */
@@ -93,6 +97,8 @@ export const sameFile = (a: FileIdentity, b: FileIdentity) =>
 const DAMAGED = /^(Corrupt|FATAL Error)|database has been invalidated|checksum/i;
 /** Out of memory or of spill space, an interrupt, a spill file that failed: load, not a bug (503). */
 const OVERLOADED = /^(Out of Memory Error|INTERRUPT|IO Error)/;
+/** Of those, the memory or spill space a statement could not have. */
+const OUT_OF_MEMORY = /^Out of Memory Error/;
 
 /**
  * One read-only, hardened DuckDB instance per store file, with a pool of connections: each
@@ -206,6 +212,7 @@ export class DuckDbPool {
       ) {
         throw this.damaged(message, error);
       }
+      if (OUT_OF_MEMORY.test(message)) throw new StoreOverloadedError(message, { cause: error });
       if (OVERLOADED.test(message)) throw new StoreUnavailableError(message, { cause: error });
       throw error;
     } finally {

@@ -8,6 +8,7 @@ import {
   type AccountRecord,
   LIST_CHUNK_ROWS,
   type ReadPort,
+  StoreOverloadedError,
   type TransactionFilters,
   type TransactionRecord,
 } from '../read-port.ts';
@@ -52,8 +53,15 @@ export function withWorkingSet(
   const ledgerOf = (userId: string) => {
     readable();
     return set.cache.get(own, userId, async () => {
-      const rows = await reads.ledgerRows(userId, maxRows);
-      return rows === null ? null : new UserLedger(rows);
+      try {
+        const rows = await reads.ledgerRows(userId, maxRows);
+        return rows === null ? null : new UserLedger(rows);
+      } catch (error) {
+        // A ledger the store has not the memory to read whole is not held: the engine answers
+        // for the user, a chunk at a time.
+        if (error instanceof StoreOverloadedError) return null;
+        throw error;
+      }
     });
   };
   const needsAccounts = (filters: TransactionFilters) => filters.linkId !== null;
