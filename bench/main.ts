@@ -68,22 +68,14 @@ Exit codes: 0 measured (targets are reported, not enforced unless --strict), 1 f
 2 wrong usage, 3 a target missed with --strict.
 `;
 
-const TOKEN_USERS = 1000;
-
 function storeSpecs(quick: boolean): { main: StoreSpec; comparison: StoreSpec } {
   return quick
-    ? {
-        main: spec('2M', 2000, 500_000, 500),
-        comparison: spec('0.2M', 200, 0, 200),
-      }
-    : {
-        main: spec('10M', 10_000, 500_000, TOKEN_USERS),
-        comparison: spec('1M', 1000, 0, TOKEN_USERS),
-      };
+    ? { main: spec('2M', 2000, 500_000), comparison: spec('0.2M', 200, 0) }
+    : { main: spec('10M', 10_000, 500_000), comparison: spec('1M', 1000, 0) };
 }
 
-function spec(label: string, users: number, heavy: number, tokenUsers: number): StoreSpec {
-  return { label, users, months: 14, seed: 'bench', heavyUserTransactions: heavy, tokenUsers };
+function spec(label: string, users: number, heavy: number): StoreSpec {
+  return { label, users, months: 14, seed: 'bench', heavyUserTransactions: heavy };
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);

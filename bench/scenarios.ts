@@ -44,11 +44,18 @@ const SPENDING_VARIANTS = {
 export type SpendingVariant = keyof typeof SPENDING_VARIANTS;
 const VARIANT_NAMES = Object.keys(SPENDING_VARIANTS) as SpendingVariant[];
 
-function pick<T>(items: readonly T[], random: () => number): T {
-  const item = items[Math.floor(random() * items.length)];
+/** One of the first `count` items (all of them when fewer). */
+function pick<T>(items: readonly T[], random: () => number, count = items.length): T {
+  const item = items[Math.floor(random() * Math.min(count, items.length))];
   if (item === undefined) throw new Error('nothing to pick from');
   return item;
 }
+
+/**
+ * The typical users the spending, page and profile scenarios draw from: the first of the
+ * store's users, which are in a seeded random order, so a random sample.
+ */
+export const SAMPLED_USERS = 1000;
 
 /** The default window (no start_date / end_date) is the trailing year ending TODAY. */
 const spending = (variant: SpendingVariant) => `/v2/users/spending?${SPENDING_VARIANTS[variant]}`;
@@ -65,10 +72,7 @@ const WINDOW_END_DAYS = 120;
 const typicalSpending =
   (variant: SpendingVariant | 'mix', windows: 'cached' | 'misses' = 'cached') =>
   (random: () => number, users: Users): DrawnRequest => {
-    const user = pick(
-      windows === 'cached' ? users.typical.slice(0, HOT_USERS) : users.typical,
-      random,
-    );
+    const user = pick(users.typical, random, windows === 'cached' ? HOT_USERS : SAMPLED_USERS);
     const chosen = variant === 'mix' ? pick(VARIANT_NAMES, random) : variant;
     if (windows === 'cached') return { path: spending(chosen), token: user.token };
     const end = addDays(TODAY, -Math.floor(random() * WINDOW_END_DAYS));
@@ -148,14 +152,17 @@ export function mainScenarios(): Scenario[] {
       ceiling: 'engine',
       draw: (random, users) => ({
         path: '/v2/users/transactions?page=1&page_size=50',
-        token: pick(users.typical, random).token,
+        token: pick(users.typical, random, SAMPLED_USERS).token,
       }),
     },
     {
       name: 'profile /v1/user',
       connections: 32,
       ceiling: 'engine',
-      draw: (random, users) => ({ path: '/v1/user', token: pick(users.typical, random).token }),
+      draw: (random, users) => ({
+        path: '/v1/user',
+        token: pick(users.typical, random, SAMPLED_USERS).token,
+      }),
     },
   ];
 }
