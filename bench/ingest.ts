@@ -307,6 +307,7 @@ export async function runIngest(options: {
         warmupSeconds: 1,
         seed,
         seen: new Set(),
+        touched: new Set(),
       });
       progress(
         `  ${measured.requestsPerSecond.toFixed(0)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms, ${measured.errors} errors`,
