@@ -21,9 +21,11 @@
 import { readFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
+import { PgPool } from '../src/engines/postgres/pool.ts';
 import { openPostgresPort } from '../src/engines/postgres/port.ts';
+import { CoordinatorTokens } from '../src/engines/postgres/tokens.ts';
 import type { SqlParam } from '../src/engines/sql/statement.ts';
 import { WorkingSet } from '../src/port/working-set/port.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
@@ -130,6 +132,33 @@ async function load(
   return { errors, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * The cluster's port as the server opens it (src/server.ts): a pool of its own, and the
+ * coordinator's tokens cached, so a user's token is looked up on the first request only.
+ */
+async function openCluster(databaseUrl: string, config: Config, workingSet: WorkingSet) {
+  const pool = new PgPool(databaseUrl, {
+    poolSize: config.DB_POOL_SIZE,
+    queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+  });
+  const coordinatorTokens = new CoordinatorTokens(pool, databaseUrl);
+  coordinatorTokens.start();
+  // Until the cache is live every request looks its token up, as the server's would.
+  const deadline = performance.now() + 5000;
+  while (!coordinatorTokens.caching && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const store = await openPostgresPort(pool, { coordinatorTokens, workingSet });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await coordinatorTokens.close();
+      await pool.close();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
   const config = loadConfig();
@@ -137,19 +166,14 @@ async function main(): Promise<void> {
     maxBytes: config.WORKING_SET_MB * 1024 * 1024,
     maxRows: config.WORKING_SET_MAX_ROWS,
   });
-  const store = job.databaseUrl
-    ? // On its URL: the port's own pool, closed with it.
-      await openPostgresPort(job.databaseUrl, {
-        poolSize: config.DB_POOL_SIZE,
-        queryTimeoutMs: config.QUERY_TIMEOUT_MS,
-        workingSet,
-      })
+  const { store, close } = job.databaseUrl
+    ? await openCluster(job.databaseUrl, config, workingSet)
     : await openDuckDbPort(job.databasePath, {
         poolSize: config.DB_POOL_SIZE,
         threads: config.DUCKDB_THREADS,
         memoryLimit: config.DUCKDB_MEMORY_LIMIT,
         workingSet,
-      });
+      }).then((port) => ({ store: port, close: () => port.close() }));
   const pool = store.pool as { query: Query };
   const query: Query = pool.query.bind(pool);
   const recording = new QueryRecorder(query);
@@ -248,7 +272,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await app.close();
-    await store.close();
+    await close();
   }
 }
 
