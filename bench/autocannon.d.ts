@@ -13,6 +13,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** With duration: whichever comes first. */
+    maxOverallRequests?: number;
     timeout?: number;
     pipelining?: number;
     requests?: Array<RequestData & { setupRequest?: (request: RequestData) => RequestData }>;

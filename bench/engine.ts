@@ -10,18 +10,33 @@
  * scenario has connections. So the mix is the API's own, auth lookup included, and no SQL
  * is copied here.
  *
+ * The port has a working set as the server's (WORKING_SET_MB), and a scenario's prewarm is sent
+ * first, so a user's first request records the read of the user's transactions and a warm
+ * user's records what the server still asks the store. A request that asks the store nothing
+ * was answered from memory: a scenario with any such request gets no ceiling (the engine's
+ * queries would not be what the server runs), only the share answered from memory.
+ *
  * Input: a JSON job file path as the only argument; output: one JSON line per scenario on stdout.
  */
 import { readFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';
 import { createClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
+import { PgPool } from '../src/engines/postgres/pool.ts';
 import { openPostgresPort } from '../src/engines/postgres/port.ts';
+import { CoordinatorTokens } from '../src/engines/postgres/tokens.ts';
 import type { SqlParam } from '../src/engines/sql/statement.ts';
+import { WorkingSet } from '../src/port/working-set/port.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
-import { comparisonScenarios, mainScenarios, seededRandom, type Users } from './scenarios.ts';
-import { summarize } from './stats.ts';
+import {
+  comparisonScenarios,
+  type DrawnRequest,
+  mainScenarios,
+  seededRandom,
+  type Users,
+} from './scenarios.ts';
+import { type Measured, summarize } from './stats.ts';
 
 export interface EngineJob {
   databasePath: string;
@@ -36,6 +51,17 @@ export interface EngineJob {
   /** At most this many requests are recorded per scenario (fewer if recording takes long). */
   samples: number;
   seed: number;
+}
+
+/** One line of the output. */
+export interface EngineResult {
+  index: number;
+  samples: number;
+  queriesPerRequest: number;
+  /** Share of the recorded requests that asked the store nothing (answered from memory). */
+  memoryShare: number;
+  /** Null when any recorded request was answered from memory. */
+  measured: Measured | null;
 }
 
 interface RecordedQuery {
@@ -106,20 +132,48 @@ async function load(
   return { errors, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * The cluster's port as the server opens it (src/server.ts): a pool of its own, and the
+ * coordinator's tokens cached, so a user's token is looked up on the first request only.
+ */
+async function openCluster(databaseUrl: string, config: Config, workingSet: WorkingSet) {
+  const pool = new PgPool(databaseUrl, {
+    poolSize: config.DB_POOL_SIZE,
+    queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+  });
+  const coordinatorTokens = new CoordinatorTokens(pool, databaseUrl);
+  coordinatorTokens.start();
+  // Until the cache is live every request looks its token up, as the server's would.
+  const deadline = performance.now() + 5000;
+  while (!coordinatorTokens.caching && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const store = await openPostgresPort(pool, { coordinatorTokens, workingSet });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await coordinatorTokens.close();
+      await pool.close();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
   const config = loadConfig();
-  const store = job.databaseUrl
-    ? // On its URL: the port's own pool, closed with it.
-      await openPostgresPort(job.databaseUrl, {
-        poolSize: config.DB_POOL_SIZE,
-        queryTimeoutMs: config.QUERY_TIMEOUT_MS,
-      })
+  const workingSet = new WorkingSet({
+    maxBytes: config.WORKING_SET_MB * 1024 * 1024,
+    maxRows: config.WORKING_SET_MAX_ROWS,
+  });
+  const { store, close } = job.databaseUrl
+    ? await openCluster(job.databaseUrl, config, workingSet)
     : await openDuckDbPort(job.databasePath, {
         poolSize: config.DB_POOL_SIZE,
         threads: config.DUCKDB_THREADS,
         memoryLimit: config.DUCKDB_MEMORY_LIMIT,
-      });
+        workingSet,
+      }).then((port) => ({ store: port, close: () => port.close() }));
   const pool = store.pool as { query: Query };
   const query: Query = pool.query.bind(pool);
   const recording = new QueryRecorder(query);
@@ -132,32 +186,61 @@ async function main(): Promise<void> {
     config: { ...config, RESPONSE_CACHE_MB: 0 },
   });
   const all = job.set === 'main' ? mainScenarios() : comparisonScenarios();
+  // This process's own: its working set is not the server's.
+  const touched = new Set<string>();
+  const ask = async (name: string, drawn: DrawnRequest) => {
+    if (drawn.token) touched.add(drawn.token);
+    const response = await app.inject({
+      method: 'GET',
+      url: drawn.path,
+      headers: drawn.token ? { authorization: `Bearer ${drawn.token}` } : {},
+    });
+    if (response.statusCode !== 200) {
+      throw new Error(
+        `${name}: ${drawn.path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`,
+      );
+    }
+  };
   try {
     for (const index of job.scenarios) {
       const scenario = all[index];
       if (!scenario) throw new Error(`no scenario ${index} in ${job.set}`);
+      const prewarm = scenario.prewarm?.(job.users) ?? [];
+      let next = 0;
+      const prewarmer = async () => {
+        while (next < prewarm.length) await ask(scenario.name, prewarm[next++] as DrawnRequest);
+      };
+      await Promise.all(Array.from({ length: config.DB_POOL_SIZE }, prewarmer));
       const random = seededRandom(job.seed + index);
       const recorded: RecordedRequest[] = [];
       const recordUntil = performance.now() + 3000;
       while (
         recorded.length < job.samples &&
-        (recorded.length === 0 || performance.now() < recordUntil)
+        (recorded.length === 0 || performance.now() < recordUntil) &&
+        (scenario.supply?.(job.users, touched) ?? 1) > 0
       ) {
-        const drawn = scenario.draw(random, job.users);
+        const drawn = scenario.draw(random, job.users, touched);
         recording.recording = [];
-        const response = await app.inject({
-          method: 'GET',
-          url: drawn.path,
-          headers: drawn.token ? { authorization: `Bearer ${drawn.token}` } : {},
-        });
-        const calls = recording.recording;
+        await ask(scenario.name, drawn);
+        recorded.push(recording.recording);
         recording.recording = null;
-        if (response.statusCode !== 200) {
-          throw new Error(
-            `${scenario.name}: ${drawn.path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`,
-          );
-        }
-        recorded.push(calls);
+      }
+      if (recorded.length === 0) throw new Error(`${scenario.name}: nothing left to draw`);
+      const queries =
+        recorded.reduce((sum, request) => sum + request.flat().length, 0) / recorded.length;
+      const memoryShare =
+        recorded.filter((request) => request.length === 0).length / recorded.length;
+      const result: EngineResult = {
+        index,
+        samples: recorded.length,
+        queriesPerRequest: queries,
+        memoryShare,
+        measured: null,
+      };
+      if (memoryShare > 0) {
+        // Replaying a request that asks nothing spins without yielding.
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+        continue;
       }
       if (job.warmupSeconds > 0) {
         await load(
@@ -171,7 +254,7 @@ async function main(): Promise<void> {
       }
       await resetPeakRss(process.pid);
       const latencies: number[] = [];
-      const result = await load(
+      const loaded = await load(
         query,
         recorded,
         scenario.connections,
@@ -179,21 +262,17 @@ async function main(): Promise<void> {
         job.seed,
         latencies,
       );
-      const measured = summarize(
+      result.measured = summarize(
         latencies,
-        result.seconds,
-        result.errors,
+        loaded.seconds,
+        loaded.errors,
         await peakRssMiB(process.pid),
       );
-      const queries =
-        recorded.reduce((sum, request) => sum + request.flat().length, 0) / recorded.length;
-      process.stdout.write(
-        `${JSON.stringify({ index, samples: recorded.length, queriesPerRequest: queries, measured })}\n`,
-      );
+      process.stdout.write(`${JSON.stringify(result)}\n`);
     }
   } finally {
     await app.close();
-    await store.close();
+    await close();
   }
 }
 

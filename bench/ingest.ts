@@ -56,11 +56,10 @@ async function writeChangeSet(store: BenchStore, dir: string): Promise<{ users: 
   const conn = await instance.connect();
   try {
     await conn.run(`ATTACH ${quote(store.databasePath)} AS store (READ_ONLY)`);
-    const first = store.typical.map((user) => `'${user.userId}'`).join(', ') || "''";
     const heavy = store.heavy ? `'${store.heavy.userId}'` : "''";
+    // Every typical user has a token (stores.ts), so every changed one can sync.
     await conn.run(`CREATE TABLE chosen AS SELECT id AS user_id FROM store.users
-      WHERE id <> ${heavy}
-      ORDER BY CASE WHEN id IN (${first}) THEN 0 ELSE 1 END, hash(id) LIMIT ${CHANGE_SET.users}`);
+      WHERE id <> ${heavy} ORDER BY hash(id) LIMIT ${CHANGE_SET.users}`);
     const columns = COLUMNS.transactions.join(', ');
     await conn.run(`CREATE TABLE picked AS
       SELECT ${columns}, row_number() OVER (ORDER BY hash(id)) AS n,
@@ -308,6 +307,7 @@ export async function runIngest(options: {
         warmupSeconds: 1,
         seed,
         seen: new Set(),
+        touched: new Set(),
       });
       progress(
         `  ${measured.requestsPerSecond.toFixed(0)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms, ${measured.errors} errors`,

@@ -4,6 +4,7 @@
  * times autocannon reports on its `response` event.
  */
 import autocannon from 'autocannon';
+import { scrapeWorkingSet, type WorkingSetRun, workingSetRun } from './metrics.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
 import { type DrawnRequest, type Scenario, seededRandom, type Users } from './scenarios.ts';
 import { type Measured, summarize } from './stats.ts';
@@ -14,11 +15,17 @@ function requestFor(drawn: DrawnRequest) {
   return { method: 'GET', path: drawn.path, headers };
 }
 
+/**
+ * Draws and sends requests for `seconds`, or until `maxRequests` were answered: autocannon
+ * draws a connection's next request as it sends one, and one more per connection before the
+ * first, so at most `maxRequests + connections` are drawn.
+ */
 function run(
   url: string,
   scenario: Scenario,
   users: Users,
-  seconds: number,
+  touched: ReadonlySet<string>,
+  limits: { seconds: number; maxRequests?: number },
   seed: number,
   onLatency: ((ms: number, ok: boolean) => void) | null,
   onDraw: (drawn: DrawnRequest) => void,
@@ -29,12 +36,13 @@ function run(
       {
         url,
         connections: scenario.connections,
-        duration: seconds,
+        duration: limits.seconds,
+        ...(limits.maxRequests === undefined ? {} : { maxOverallRequests: limits.maxRequests }),
         timeout: 30,
         requests: [
           {
             setupRequest: () => {
-              const drawn = scenario.draw(random, users);
+              const drawn = scenario.draw(random, users, touched);
               onDraw(drawn);
               return requestFor(drawn);
             },
@@ -82,10 +90,27 @@ export function sendOnce(
   });
 }
 
-/** Warms up (unmeasured: prepares statements on every pooled connection), then measures. */
+/**
+ * What a scenario draws from the requests it could still draw (Scenario.supply): a quarter for
+ * the warmup at most, the rest for the measured run, each less the draws autocannon makes ahead.
+ */
+function budget(scenario: Scenario, users: Users, touched: ReadonlySet<string>, share: number) {
+  if (!scenario.supply) return undefined;
+  const requests = Math.floor(scenario.supply(users, touched) * share) - scenario.connections;
+  if (requests < 1) {
+    throw new Error(`${scenario.name}: nothing left to draw (every user was asked for already)`);
+  }
+  return requests;
+}
+
+/**
+ * Warms up (unmeasured: prepares statements on every pooled connection), then measures. With a
+ * metrics URL, also the working set's reads during the measured run.
+ */
 export async function measureHttp(options: {
   url: string;
   pid: number;
+  metricsUrl?: string;
   scenario: Scenario;
   users: Users;
   seconds: number;
@@ -93,9 +118,20 @@ export async function measureHttp(options: {
   seed: number;
   /** Requests sent to this server so far (user token + path), shared across scenarios. */
   seen: Set<string>;
-}): Promise<{ measured: Measured; repeatShare: number }> {
-  const { url, pid, scenario, users, seen } = options;
-  const remember = (drawn: DrawnRequest) => seen.add(`${drawn.token} ${drawn.path}`);
+  /** Tokens of the users sent to this server so far, shared across scenarios (Scenario.draw). */
+  touched: Set<string>;
+}): Promise<{
+  measured: Measured;
+  repeatShare: number;
+  workingSet: WorkingSetRun | null;
+  /** Peak resident set since the previous reset (the scenario's prewarm and warmup among it). */
+  peakBeforeMiB: number | null;
+}> {
+  const { url, pid, scenario, users, seen, touched } = options;
+  const remember = (drawn: DrawnRequest) => {
+    seen.add(`${drawn.token} ${drawn.path}`);
+    if (drawn.token) touched.add(drawn.token);
+  };
   if (scenario.prewarm) {
     const requests = scenario.prewarm(users);
     const failed = await sendOnce(url, requests, 16);
@@ -103,9 +139,20 @@ export async function measureHttp(options: {
     for (const request of requests) remember(request);
   }
   if (options.warmupSeconds > 0) {
-    await run(url, scenario, users, options.warmupSeconds, options.seed + 500_000, null, remember);
+    await run(
+      url,
+      scenario,
+      users,
+      touched,
+      { seconds: options.warmupSeconds, maxRequests: budget(scenario, users, touched, 0.25) },
+      options.seed + 500_000,
+      null,
+      remember,
+    );
   }
+  const peakBeforeMiB = await peakRssMiB(pid);
   await resetPeakRss(pid);
+  const before = options.metricsUrl ? await scrapeWorkingSet(options.metricsUrl) : null;
   const latencies: number[] = [];
   let drawn = 0;
   let repeats = 0;
@@ -113,7 +160,8 @@ export async function measureHttp(options: {
     url,
     scenario,
     users,
-    options.seconds,
+    touched,
+    { seconds: options.seconds, maxRequests: budget(scenario, users, touched, 1) },
     options.seed,
     (ms) => latencies.push(ms),
     (request) => {
@@ -121,10 +169,14 @@ export async function measureHttp(options: {
       drawn++;
       if (seen.has(key)) repeats++;
       else seen.add(key);
+      if (request.token) touched.add(request.token);
     },
   );
+  const after = options.metricsUrl ? await scrapeWorkingSet(options.metricsUrl) : null;
   return {
     measured: summarize(latencies, result.seconds, result.errors, await peakRssMiB(pid)),
     repeatShare: drawn === 0 ? 0 : repeats / drawn,
+    workingSet: before && after ? workingSetRun(before, after) : null,
+    peakBeforeMiB,
   };
 }

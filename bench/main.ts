@@ -10,7 +10,7 @@ import {
 } from './cluster.ts';
 import { type ExportResult, formatExports, runExports } from './exports.ts';
 import { type IngestResult, judgeIngest, runIngest } from './ingest.ts';
-import { runPhase } from './phase.ts';
+import { type Phase, runPhase } from './phase.ts';
 import { clusterLabel, formatSideBySide, formatTable, judgeTargets, type Row } from './report.ts';
 import { comparisonScenarios, mainScenarios, type Scenario, TODAY } from './scenarios.ts';
 import { type BenchStore, ensureStore, ROOT, type StoreSpec } from './stores.ts';
@@ -19,16 +19,41 @@ const HELP = `
 Usage: npm run bench -- [--quick] [--backend duckdb|postgres|both] [options]
 
 Builds (or reuses, from bench/cache/) a large store with the fixtures generator and
-build-db, starts the real server (src/main.ts) as its own process, drives it over HTTP
-with autocannon from this process, measures the same requests' raw store queries
-in-process (the engine's ceiling) and a bare route (the framework's ceiling), and prints
-one table. Results are also written as JSON under bench/results/.
+build-db (a token for every user), starts the real server (src/main.ts) as its own process,
+drives it over HTTP with autocannon from this process, measures the same requests' raw store
+queries in-process (the engine's ceiling) and a bare route (the framework's ceiling), and
+prints one table. Results are also written as JSON under bench/results/.
 
 Stores (keyed by their parameters and by the generator/builder code, rebuilt when it changes):
   full     10,000 users (about 10M transactions) + one heavy user of 500,000;
            comparison store of 1,000 users (about 1M)
   --quick  2,000 users + the same heavy user; comparison store of 200 users; short runs
-           (under two minutes once the stores exist, about a minute more to build them)
+           (a few minutes per engine once the stores exist, a few more to build them)
+
+Scenarios on the main store, in this order, one server for all (* also in --quick); a page
+is /v2/users/transactions?page=1&page_size=50, a spending miss a random grouping over a
+one-year window no request asked before (the response cache misses):
+  bare route /healthz @1, @32*            the framework's ceiling
+  cold page (50) @1*, cold spending miss @1
+                                          each request a user no earlier request of the run
+                                          named, over all typical users: the working set reads
+                                          the user from the engine
+  warm page (50) @1, @32*, warm spending miss @1*, @32
+                                          1,000 typical users, each asked once before
+                                          (unmeasured), then again
+  Zipf mix, pages and misses @32*         users drawn by Zipf rank (exponent 1) over all
+                                          typical users, half pages, half spending misses
+  typical mix, new windows @1*, @32*      spending misses of 1,000 typical users
+  typical mix, hot users, cached @1*, @32*
+                                          repeats of 200 users' default windows
+  typical <grouping>, new windows @1, @32 each grouping alone
+  heavy <grouping>, cached / new windows  the user of 500,000 transactions (*: by category)
+  recurring, new users @1*, @32*          one typical user after another: cache misses
+  profile /v1/user @32
+The comparison store runs the two typical mixes. After each scenario the working set's size
+(MiB, users), its hit rate (hits / (hits + misses)) and evictions during the measured run are
+scraped from the server's metrics port; the server's peak RSS over the whole run is reported
+per engine. Scenarios whose requests the working set answers get no engine ceiling.
 
 Options:
   --quick                 small stores, short runs
@@ -47,6 +72,7 @@ Options:
                           a smaller heap collects sooner (measured: about half the peak RSS)
   --malloc-arenas N       MALLOC_ARENA_MAX for glibc (default 2)
   --cache-mb N            RESPONSE_CACHE_MB of the spending answers (default 48; 0 = off)
+  --working-set-mb N      WORKING_SET_MB, the per-user working set (default 128; 0 = off)
   --cluster-port N        the bench cluster coordinator's port, the shards' the next two
                           (default 54400; another port when a second checkout benches at once)
   --only TEXT             run only the scenarios whose name contains TEXT
@@ -68,22 +94,14 @@ Exit codes: 0 measured (targets are reported, not enforced unless --strict), 1 f
 2 wrong usage, 3 a target missed with --strict.
 `;
 
-const TOKEN_USERS = 1000;
-
 function storeSpecs(quick: boolean): { main: StoreSpec; comparison: StoreSpec } {
   return quick
-    ? {
-        main: spec('2M', 2000, 500_000, 500),
-        comparison: spec('0.2M', 200, 0, 200),
-      }
-    : {
-        main: spec('10M', 10_000, 500_000, TOKEN_USERS),
-        comparison: spec('1M', 1000, 0, TOKEN_USERS),
-      };
+    ? { main: spec('2M', 2000, 500_000), comparison: spec('0.2M', 200, 0) }
+    : { main: spec('10M', 10_000, 500_000), comparison: spec('1M', 1000, 0) };
 }
 
-function spec(label: string, users: number, heavy: number, tokenUsers: number): StoreSpec {
-  return { label, users, months: 14, seed: 'bench', heavyUserTransactions: heavy, tokenUsers };
+function spec(label: string, users: number, heavy: number): StoreSpec {
+  return { label, users, months: 14, seed: 'bench', heavyUserTransactions: heavy };
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -98,6 +116,7 @@ await runCli('bench', async () => {
     'uv-threads': { type: 'string' },
     'memory-limit': { type: 'string' },
     'cache-mb': { type: 'string' },
+    'working-set-mb': { type: 'string' },
     'old-space-mb': { type: 'string' },
     'malloc-arenas': { type: 'string' },
     'cluster-port': { type: 'string' },
@@ -132,6 +151,9 @@ await runCli('bench', async () => {
     throw new UsageError(`--memory-limit must be a size such as 256MB, got '${memoryLimit}'`);
   }
   const cacheMb = parseIntegerOption(args['cache-mb'], 'cache-mb', { fallback: 48 });
+  const workingSetMb = parseIntegerOption(args['working-set-mb'], 'working-set-mb', {
+    fallback: 128,
+  });
   const oldSpaceMb = parseIntegerOption(args['old-space-mb'], 'old-space-mb', {
     min: 64,
     fallback: 192,
@@ -153,6 +175,7 @@ await runCli('bench', async () => {
     UV_THREADPOOL_SIZE: String(uvThreads),
     DUCKDB_MEMORY_LIMIT: memoryLimit,
     RESPONSE_CACHE_MB: String(cacheMb),
+    WORKING_SET_MB: String(workingSetMb),
     MALLOC_ARENA_MAX: String(mallocArenas),
     // autocannon keeps sending on a connection the server asked to close (after
     // MAX_REQUESTS_PER_SOCKET requests), and counts the 503s Node then answers as errors.
@@ -195,6 +218,8 @@ await runCli('bench', async () => {
     jobPath,
   };
   const rows: Row[] = [];
+  /** Per engine: the server's peak resident set over all its phases. */
+  const serverPeaks = new Map<string, number | null>();
   const ingests: IngestResult[] = [];
   const exports: ExportResult[] = [];
   const cluster = backends.includes('postgres')
@@ -211,13 +236,18 @@ await runCli('bench', async () => {
               databaseUrl: await ensureClusterStore(cluster, store, progress),
             }
           : store;
+      const measure = async (phase: Phase) => {
+        const result = await runPhase(phase, progress, phaseOptions);
+        rows.push(...result.rows);
+        const peaks = [serverPeaks.get(engine), result.serverPeakRssMiB];
+        const known = peaks.filter((peak): peak is number => typeof peak === 'number');
+        serverPeaks.set(engine, known.length > 0 ? Math.max(...known) : null);
+      };
       const scenarios = select(mainScenarios(), mainStore);
       const exporting = args['no-exports'] !== true && mainStore.heavy !== null;
       const main = scenarios.length > 0 || exporting ? await onEngine(mainStore) : null;
       if (main && scenarios.length > 0) {
-        rows.push(
-          ...(await runPhase({ store: main, set: 'main', scenarios }, progress, phaseOptions)),
-        );
+        await measure({ store: main, set: 'main', scenarios });
       }
       if (main && exporting) {
         exports.push(...(await runExports({ engine, store: main, env, progress })));
@@ -236,17 +266,11 @@ await runCli('bench', async () => {
       }
       if (comparisonStore) {
         const comparison = await onEngine(comparisonStore);
-        rows.push(
-          ...(await runPhase(
-            {
-              store: comparison,
-              set: 'comparison',
-              scenarios: select(comparisonScenarios(), comparison),
-            },
-            progress,
-            phaseOptions,
-          )),
-        );
+        await measure({
+          store: comparison,
+          set: 'comparison',
+          scenarios: select(comparisonScenarios(), comparison),
+        });
       }
     }
   } finally {
@@ -270,6 +294,7 @@ await runCli('bench', async () => {
         rows,
         labelOn(engine, mainStore.spec.label),
         comparisonStore ? labelOn(engine, comparisonStore.spec.label) : null,
+        serverPeaks.get(engine) ?? null,
       ).map((target) =>
         backends.length > 1 ? { ...target, text: `${engine}: ${target.text}` } : target,
       ),
@@ -294,7 +319,13 @@ await runCli('bench', async () => {
         .map(([name, value]) => `${name}=${value}`)
         .join(
           ' ',
-        )}; ${machine.cpus} CPUs, load average at end ${machine.loadAverageAtEnd.join(' ')}\n\n` +
+        )}; ${machine.cpus} CPUs, load average at end ${machine.loadAverageAtEnd.join(' ')}\n` +
+      `server peak RSS over the whole run (prewarms and warmups included): ${backends
+        .map((engine) => {
+          const peak = serverPeaks.get(engine);
+          return `${engine} ${peak == null ? '-' : `${peak.toFixed(0)} MiB`}`;
+        })
+        .join(', ')}\n\n` +
       `targets${quick ? ' (stated for the full run: quick figures are indicative only)' : ''}:\n` +
       `${targets.map((target) => `  ${target.met ? 'met   ' : 'MISSED'} ${target.text}`).join('\n')}\n`,
   );
@@ -321,6 +352,7 @@ await runCli('bench', async () => {
           sizeBytes: store?.sizeBytes,
         })),
         rows,
+        serverPeakRssMiB: Object.fromEntries(serverPeaks),
         ingest: ingests,
         exports,
         targets,

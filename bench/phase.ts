@@ -1,17 +1,17 @@
 /**
- * One phase of the benchmark: a store, its scenarios over HTTP against the real server process,
+ * One phase of the benchmark: a store, its scenarios over HTTP against the real server process
+ * (one process for the whole phase: its working set carries from one scenario to the next),
  * then (optionally) the same scenarios' raw store queries in-process, the engine's ceiling.
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { EngineJob } from './engine.ts';
+import type { EngineJob, EngineResult } from './engine.ts';
 import { measureHttp } from './load.ts';
 import { startServer } from './process.ts';
 import type { Row } from './report.ts';
 import type { Scenario, Users } from './scenarios.ts';
-import type { Measured } from './stats.ts';
 import { type BenchStore, ROOT } from './stores.ts';
 
 const usersOf = (store: BenchStore): Users => ({ typical: store.typical, heavy: store.heavy });
@@ -21,7 +21,7 @@ async function runEngine(
   env: Record<string, string>,
   path: string,
   progress: (line: string) => void,
-): Promise<Map<number, { measured: Measured; queriesPerRequest: number }>> {
+): Promise<Map<number, EngineResult>> {
   await writeFile(path, JSON.stringify(job));
   const child = spawn(
     process.execPath,
@@ -34,20 +34,18 @@ async function runEngine(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const results = new Map<number, { measured: Measured; queriesPerRequest: number }>();
+  const results = new Map<number, EngineResult>();
   let errorText = '';
   child.stderr.on('data', (chunk: Buffer) => {
     errorText += chunk.toString();
   });
   createInterface({ input: child.stdout }).on('line', (line) => {
-    const parsed = JSON.parse(line) as {
-      index: number;
-      queriesPerRequest: number;
-      measured: Measured;
-    };
+    const parsed = JSON.parse(line) as EngineResult;
     results.set(parsed.index, parsed);
     progress(
-      `  engine: #${parsed.index} ${parsed.measured.requestsPerSecond.toFixed(0)} req/s, p50 ${parsed.measured.p50.toFixed(1)} ms`,
+      parsed.measured
+        ? `  engine: #${parsed.index} ${parsed.measured.requestsPerSecond.toFixed(0)} req/s, p50 ${parsed.measured.p50.toFixed(1)} ms`
+        : `  engine: #${parsed.index} ${(parsed.memoryShare * 100).toFixed(0)}% of its requests answered from memory: no ceiling`,
     );
   });
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -64,6 +62,12 @@ export interface Phase {
   scenarios: Array<{ index: number; scenario: Scenario }>;
 }
 
+export interface PhaseResult {
+  rows: Row[];
+  /** The server's peak resident set over the whole phase (prewarms and warmups included), MiB. */
+  serverPeakRssMiB: number | null;
+}
+
 export async function runPhase(
   phase: Phase,
   progress: (line: string) => void,
@@ -75,9 +79,13 @@ export async function runPhase(
     samples: number;
     jobPath: string;
   },
-): Promise<Row[]> {
+): Promise<PhaseResult> {
   const users = usersOf(phase.store);
   const rows: Row[] = [];
+  let serverPeakRssMiB: number | null = null;
+  const peak = (value: number | null) => {
+    if (value !== null) serverPeakRssMiB = Math.max(serverPeakRssMiB ?? 0, value);
+  };
   progress(`[${phase.store.spec.label}] starting the server`);
   const server = await startServer({
     databasePath: phase.store.databasePath,
@@ -86,23 +94,36 @@ export async function runPhase(
     progress,
   });
   const seen = new Set<string>();
+  const touched = new Set<string>();
   try {
     for (const { index, scenario } of phase.scenarios) {
       progress(
         `[${phase.store.spec.label}] HTTP: ${scenario.name} @${scenario.connections} (${Math.max(options.seconds, scenario.minSeconds ?? 0)}s)`,
       );
-      const { measured: http, repeatShare } = await measureHttp({
+      const {
+        measured: http,
+        repeatShare,
+        workingSet,
+        peakBeforeMiB,
+      } = await measureHttp({
         url: server.url,
         pid: server.pid,
+        metricsUrl: server.metricsUrl,
         scenario,
         users,
         seconds: Math.max(options.seconds, scenario.minSeconds ?? 0),
         warmupSeconds: options.warmup,
         seed: 1000 + index,
         seen,
+        touched,
       });
+      peak(peakBeforeMiB);
+      peak(http.peakRssMiB);
       progress(
-        `  ${http.requestsPerSecond.toFixed(0)} req/s, p50 ${http.p50.toFixed(1)} ms, p99 ${http.p99.toFixed(1)} ms, ${http.errors} errors`,
+        `  ${http.requestsPerSecond.toFixed(0)} req/s, p50 ${http.p50.toFixed(1)} ms, p99 ${http.p99.toFixed(1)} ms, ${http.errors} errors` +
+          (workingSet
+            ? `; working set ${(workingSet.after.bytes / 2 ** 20).toFixed(0)} MiB, ${workingSet.after.users} users, ${workingSet.hits} hits, ${workingSet.misses} misses`
+            : ''),
       );
       rows.push({
         store: phase.store.spec.label,
@@ -111,7 +132,9 @@ export async function runPhase(
         ceiling: scenario.ceiling,
         http,
         repeatShare,
+        workingSet,
         engine: null,
+        engineMemoryShare: null,
         queriesPerRequest: null,
       });
     }
@@ -146,9 +169,10 @@ export async function runPhase(
       const row = rows[position];
       if (found && row) {
         row.engine = found.measured;
+        row.engineMemoryShare = found.memoryShare;
         row.queriesPerRequest = found.queriesPerRequest;
       }
     });
   }
-  return rows;
+  return { rows, serverPeakRssMiB };
 }

@@ -45,6 +45,8 @@ export async function freePort(): Promise<number> {
 export interface ServerHandle {
   pid: number;
   url: string;
+  /** Its Prometheus metrics (`GET /metrics`): the working set's gauges among them. */
+  metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startServer(options: {
   timeoutMs?: number;
 }): Promise<ServerHandle> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(ROOT, 'src', 'main.ts')],
@@ -69,6 +72,8 @@ export async function startServer(options: {
         DATABASE_URL: options.databaseUrl ?? '',
         PORT: String(port),
         HOST: '127.0.0.1',
+        METRICS_PORT: String(metricsPort),
+        METRICS_HOST: '127.0.0.1',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
@@ -113,6 +118,7 @@ export async function startServer(options: {
   return {
     pid,
     url,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     async stop() {
       if (exited !== undefined) return;
       child.kill('SIGTERM');

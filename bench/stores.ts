@@ -3,9 +3,11 @@
  * bench/cache/ keyed by their parameters and by a hash of the code that shapes them (generator,
  * builder, schema), so a change of physical layout rebuilds and an unchanged one is reused.
  *
- * Tokens: minting one with `npm run token` copies the whole store (about 1 GB at 10M rows) per
- * token, so the bench instead writes an access_tokens.csv (hashes only, as mintToken stores
- * them) next to symbolic links to the generated CSVs and builds the store once from that.
+ * Tokens: every user gets one (the cold scenarios read users no earlier request read). Minting
+ * them with `npm run token` rewrites the token store per token (measured: about 120 ms each on
+ * the quick store, 20 minutes for 10,000 users), so the bench instead writes an
+ * access_tokens.csv (hashes only, as mintToken stores them; 10,000 in about 0.1 s) next to
+ * symbolic links to the generated CSVs and builds the store once from that.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,8 +27,6 @@ export interface StoreSpec {
   months: number;
   seed: string;
   heavyUserTransactions: number;
-  /** Typical users given a token (sampled deterministically). */
-  tokenUsers: number;
 }
 
 export interface BenchUser {
@@ -39,6 +39,7 @@ export interface BenchStore {
   databasePath: string;
   /** Set when the phase reads the same data from the PostgreSQL cluster (bench/cluster.ts). */
   databaseUrl?: string;
+  /** Every typical user, in a seeded random order: the first N are a sample of N. */
   typical: BenchUser[];
   heavy: BenchUser | null;
   transactions: number;
@@ -136,8 +137,8 @@ async function countLines(path: string): Promise<number> {
   return Math.max(lines, 0);
 }
 
-/** A deterministic sample (a seeded shuffle's first `count`), so runs compare like for like. */
-function sample<T>(items: readonly T[], count: number, seed: string): T[] {
+/** A deterministic shuffle, so runs compare like for like. */
+function shuffled<T>(items: readonly T[], seed: string): T[] {
   const copy = [...items];
   let state = createHash('sha256').update(seed).digest().readUInt32LE(0) || 1;
   const next = () => {
@@ -150,7 +151,7 @@ function sample<T>(items: readonly T[], count: number, seed: string): T[] {
     const j = Math.floor(next() * (i + 1));
     [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
   }
-  return copy.slice(0, count);
+  return copy;
 }
 
 interface StoreManifest {
@@ -200,15 +201,17 @@ export async function ensureStore(
 
   const storeDir = join(CACHE_DIR, `store-${sourceKey}-b${await codeHash(BUILDER_FILES)}`);
   const databasePath = join(storeDir, 'finance.duckdb');
-  const manifestPath = join(storeDir, `tokens-${spec.tokenUsers}.json`);
+  const manifestPath = join(storeDir, 'tokens-all.json');
   let manifest: StoreManifest;
   if (options.rebuild || !(await exists(manifestPath)) || !(await exists(databasePath))) {
     await rm(storeDir, { recursive: true, force: true });
     const inputDir = join(storeDir, 'input');
     await mkdir(inputDir, { recursive: true });
     const users = await readUsers(join(sourceDir, 'users.csv'));
-    const chosen = sample(users.ids, spec.tokenUsers, `${spec.seed}/tokens`);
-    const typical = chosen.map((userId) => ({ userId, token: generateToken() }));
+    const typical = shuffled(users.ids, `${spec.seed}/tokens`).map((userId) => ({
+      userId,
+      token: generateToken(),
+    }));
     const heavy = users.heavy ? { userId: users.heavy, token: generateToken() } : null;
     for (const name of await readdir(sourceDir)) {
       if (name.endsWith('.csv')) await symlink(join(sourceDir, name), join(inputDir, name));
