@@ -134,3 +134,22 @@ export function formatRate(value: string): string {
   const rate = exact(value);
   return rate.decimalPlaces() <= 2 ? money(rate) : rate.toFixed();
 }
+
+/**
+ * Money as integer cents, exact at any size: `"1234.50"` is 123450n, `"-0.5"` is -50n. Stores
+ * write amounts with at most two decimals; more is a value this service never reads, refused.
+ */
+export function centsOf(amount: string): bigint {
+  const dot = amount.indexOf('.');
+  if (dot < 0) return BigInt(amount) * 100n;
+  const fraction = amount.slice(dot + 1);
+  if (fraction.length > 2) throw new RangeError(`more than two decimals: ${amount}`);
+  return BigInt(`${amount.slice(0, dot) || '0'}${fraction.padEnd(2, '0')}`);
+}
+
+/** Integer cents as money text with two decimals (`123450n` is `"1234.50"`). */
+export function centsText(cents: bigint): string {
+  const negative = cents < 0n;
+  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
