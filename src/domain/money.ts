@@ -41,6 +41,9 @@ export function exact(value: unknown): Exact {
   throw new TypeError(`not a decimal value: ${String(value)}`);
 }
 
+/** 1, scaled. */
+const UNIT = { units: 1n, places: 0 };
+
 /** An exact decimal as an integer and a power of ten: value = units / 10^places. */
 function scaled(value: Exact): { units: bigint; places: number } {
   // toFixed() without places writes every digit in plain notation, unrounded.
@@ -59,10 +62,8 @@ function scaled(value: Exact): { units: bigint; places: number } {
  * a negative zero).
  */
 function fixed(value: Figure, places: number): string {
-  const { numerator, denominator } =
-    value instanceof Ratio ? value : { numerator: value, denominator: new Exact(1) };
-  const n = scaled(numerator);
-  const d = scaled(denominator);
+  const n = scaled(value instanceof Ratio ? value.numerator : value);
+  const d = value instanceof Ratio ? scaled(value.denominator) : UNIT;
   // n.units / 10^n.places / (d.units / 10^d.places) x 10^places, as top / bottom.
   let top = n.units * 10n ** BigInt(d.places + places);
   let bottom = d.units * 10n ** BigInt(n.places);

@@ -11,7 +11,7 @@
  */
 
 import { periodKey, type TimePeriod } from '../calendar.ts';
-import { centsOf, compareCodePoints, type Exact, exact } from '../money.ts';
+import { centsOf, centsText, compareCodePoints, type Exact, exact } from '../money.ts';
 import type { Direction } from '../taxonomy.ts';
 import {
   type BreakdownAggregate,
@@ -120,7 +120,7 @@ export function isLarger(a: LargestCandidate, b: LargestCandidate): boolean {
 const flowOf = (direction: Direction): Flow => (direction === 'CREDIT' ? 'income' : 'spending');
 const merchantOf = (name: string | null) => (name ? name : UNKNOWN_MERCHANT);
 const subcategoryOf = (name: string | null | undefined) => (name ? name : UNCATEGORIZED);
-const inDollars = (total: bigint): Exact => exact(total.toString()).dividedBy(100);
+const inDollars = (total: bigint): Exact => exact(centsText(total));
 const SEPARATOR = '\u0000';
 
 interface Accumulator {
