@@ -23,7 +23,7 @@ import { rawQueryPlugin } from './http/fastapi/raw-query.ts';
 import { keepAlivePlugin } from './http/keep-alive.ts';
 import { heapThreshold, rssThreshold } from './http/load-shedding.ts';
 import type { Metrics } from './http/metrics.ts';
-import { responseCacheOptions } from './http/response-cache.ts';
+import { ResponseCache, responseCacheOptions } from './http/response-cache.ts';
 import { revalidationPlugin } from './http/revalidation.ts';
 import { securityPlugin } from './http/security.ts';
 import { serializerCompiler } from './http/serializer.ts';
@@ -86,7 +86,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
   await app.register(healthPlugin);
   await app.register(userPlugin);
-  await app.register(spendingPlugin, { cache: responseCacheOptions(config) });
+  // One budget (RESPONSE_CACHE_MB) for every answer cached per generation.
+  const answers = new ResponseCache(responseCacheOptions(config));
+  await app.register(spendingPlugin, { cache: answers });
   await app.register(transactionsPlugin, { heavyListsMax: config.HEAVY_LISTS_MAX });
   await app.register(linksPlugin);
   await app.register(accountsPlugin);
@@ -94,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(balancesPlugin);
   await app.register(incomePlugin);
   await app.register(liabilitiesPlugin);
-  await app.register(recurringPlugin, { cache: responseCacheOptions(config) });
+  await app.register(recurringPlugin, { cache: answers });
   return app;
 }
 

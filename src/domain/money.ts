@@ -41,6 +41,9 @@ export function exact(value: unknown): Exact {
   throw new TypeError(`not a decimal value: ${String(value)}`);
 }
 
+/** 1, scaled. */
+const UNIT = { units: 1n, places: 0 };
+
 /** An exact decimal as an integer and a power of ten: value = units / 10^places. */
 function scaled(value: Exact): { units: bigint; places: number } {
   // toFixed() without places writes every digit in plain notation, unrounded.
@@ -59,10 +62,8 @@ function scaled(value: Exact): { units: bigint; places: number } {
  * a negative zero).
  */
 function fixed(value: Figure, places: number): string {
-  const { numerator, denominator } =
-    value instanceof Ratio ? value : { numerator: value, denominator: new Exact(1) };
-  const n = scaled(numerator);
-  const d = scaled(denominator);
+  const n = scaled(value instanceof Ratio ? value.numerator : value);
+  const d = value instanceof Ratio ? scaled(value.denominator) : UNIT;
   // n.units / 10^n.places / (d.units / 10^d.places) x 10^places, as top / bottom.
   let top = n.units * 10n ** BigInt(d.places + places);
   let bottom = d.units * 10n ** BigInt(n.places);
@@ -133,4 +134,23 @@ export function formatMoneyOrNull(value: string | null | undefined): string | nu
 export function formatRate(value: string): string {
   const rate = exact(value);
   return rate.decimalPlaces() <= 2 ? money(rate) : rate.toFixed();
+}
+
+/**
+ * Money as integer cents, exact at any size: `"1234.50"` is 123450n, `"-0.5"` is -50n. Stores
+ * write amounts with at most two decimals; more is a value this service never reads, refused.
+ */
+export function centsOf(amount: string): bigint {
+  const dot = amount.indexOf('.');
+  if (dot < 0) return BigInt(amount) * 100n;
+  const fraction = amount.slice(dot + 1);
+  if (fraction.length > 2) throw new RangeError(`more than two decimals: ${amount}`);
+  return BigInt(`${amount.slice(0, dot) || '0'}${fraction.padEnd(2, '0')}`);
+}
+
+/** Integer cents as money text with two decimals (`123450n` is `"1234.50"`). */
+export function centsText(cents: bigint): string {
+  const negative = cents < 0n;
+  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

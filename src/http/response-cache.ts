@@ -4,10 +4,11 @@
  * answer cached for one generation stays right until the store is swapped; on the first lookup
  * under a new generation everything cached before is dropped.
  *
- * Least recently used entries are evicted past `maxBytes` (sizes are estimated from the
- * answer's JSON length) or `maxEntries`. Concurrent misses of one key share one computation.
- * Failed computations are not cached. Keys must include everything the answer depends on,
- * the user first: an entry is never shared between users unless the key says so.
+ * One cache serves every route that caches (spending, recurring streams): one budget. Least
+ * recently used entries are evicted past `maxBytes` (sizes are estimated from each answer's
+ * length, as its route measures it) or `maxEntries`. Concurrent misses of one key share one
+ * computation. Failed computations are not cached. Keys must include everything the answer
+ * depends on, the route and the user first: an entry is never shared between routes or users.
  */
 export interface ResponseCacheOptions {
   /** 0 turns the cache off: every lookup computes. */
@@ -22,33 +23,35 @@ export interface ResponseCacheStats {
   bytes: number;
 }
 
-interface Entry<T> {
-  value: T;
+interface Entry {
+  value: unknown;
   bytes: number;
 }
 
-export class ResponseCache<T> {
+export class ResponseCache {
   private generation: string | null = null;
-  private readonly entries = new Map<string, Entry<T>>();
-  private readonly pending = new Map<string, Promise<T>>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<unknown>>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
 
-  /**
-   * `length` is the answer's size in characters, by default its JSON text's (an answer that is
-   * text already says it faster than JSON.stringify re-escaping it).
-   */
-  constructor(
-    private readonly options: ResponseCacheOptions,
-    private readonly length: (value: T) => number = (value) => JSON.stringify(value)?.length ?? 0,
-  ) {}
+  constructor(private readonly options: ResponseCacheOptions) {}
 
   get enabled(): boolean {
     return this.options.maxBytes > 0 && this.options.maxEntries > 0;
   }
 
-  async get(generation: string, key: string, compute: () => Promise<T>): Promise<T> {
+  /**
+   * The answer cached under `key` for `generation`, or computed; `length` is its size in
+   * characters (by default its JSON text's: an answer that is text already says it faster).
+   */
+  async get<T>(
+    generation: string,
+    key: string,
+    compute: () => Promise<T>,
+    length: (value: T) => number = (value) => JSON.stringify(value)?.length ?? 0,
+  ): Promise<T> {
     if (!this.enabled) return compute();
     if (generation !== this.generation) this.reset(generation);
     const entry = this.entries.get(key);
@@ -57,19 +60,19 @@ export class ResponseCache<T> {
       // Re-insert: a Map iterates in insertion order, so the first key is the least recent.
       this.entries.delete(key);
       this.entries.set(key, entry);
-      return entry.value;
+      return entry.value as T;
     }
     const running = this.pending.get(key);
     if (running) {
       this.hits++;
-      return running;
+      return running as Promise<T>;
     }
     this.misses++;
     const computation = compute();
     this.pending.set(key, computation);
     try {
       const value = await computation;
-      if (this.generation === generation) this.store(key, value);
+      if (this.generation === generation) this.store(key, value, 2 * length(value));
       return value;
     } finally {
       this.pending.delete(key);
@@ -87,9 +90,9 @@ export class ResponseCache<T> {
     this.bytes = 0;
   }
 
-  private store(key: string, value: T): void {
-    // UTF-16 in memory: about two bytes per character, plus the key.
-    const bytes = 2 * this.length(value) + 2 * key.length;
+  /** `size`: the answer's bytes in memory (UTF-16: about two a character). */
+  private store(key: string, value: unknown, size: number): void {
+    const bytes = size + 2 * key.length;
     if (bytes > this.options.maxBytes) return;
     this.entries.set(key, { value, bytes });
     this.bytes += bytes;

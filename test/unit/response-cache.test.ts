@@ -4,7 +4,7 @@ import { ResponseCache, responseCacheOptions } from '../../src/http/response-cac
 
 describe('ResponseCache', () => {
   it('answers repeats from the cache within one generation and drops everything on a new one', async () => {
-    const cache = new ResponseCache<{ n: number }>({ maxBytes: 1 << 20, maxEntries: 10 });
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxEntries: 10 });
     let computed = 0;
     const compute = async () => ({ n: ++computed });
     expect(await cache.get('g1', 'a', compute)).toEqual({ n: 1 });
@@ -15,7 +15,7 @@ describe('ResponseCache', () => {
   });
 
   it('shares one computation between concurrent misses and never caches a failure', async () => {
-    const cache = new ResponseCache<number>({ maxBytes: 1 << 20, maxEntries: 10 });
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxEntries: 10 });
     let calls = 0;
     let release: (value: number) => void = () => {};
     const slow = () => {
@@ -35,21 +35,21 @@ describe('ResponseCache', () => {
   });
 
   it('evicts the least recently used entries past its bounds', async () => {
-    const cache = new ResponseCache<string>({ maxBytes: 1 << 20, maxEntries: 2 });
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxEntries: 2 });
     await cache.get('g', 'a', async () => 'A');
     await cache.get('g', 'b', async () => 'B');
     await cache.get('g', 'a', async () => 'A2');
     await cache.get('g', 'c', async () => 'C');
     expect(await cache.get('g', 'a', async () => 'A3')).toBe('A');
     expect(await cache.get('g', 'b', async () => 'B2')).toBe('B2');
-    const tiny = new ResponseCache<string>({ maxBytes: 40, maxEntries: 100 });
+    const tiny = new ResponseCache({ maxBytes: 40, maxEntries: 100 });
     await tiny.get('g', 'x', async () => 'a fairly long answer that does not fit');
     expect(tiny.stats().entries).toBe(0);
   });
 
   it('is off with RESPONSE_CACHE_MB=0', async () => {
     const options = responseCacheOptions(loadConfig({ RESPONSE_CACHE_MB: '0' }));
-    const cache = new ResponseCache<number>(options);
+    const cache = new ResponseCache(options);
     let calls = 0;
     await cache.get('g', 'k', async () => ++calls);
     await cache.get('g', 'k', async () => ++calls);

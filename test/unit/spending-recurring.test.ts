@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.ts';
-import { cents, isRecurring } from '../../src/domain/spending/recurring.ts';
+import { centsOf } from '../../src/domain/money.ts';
+import { isRecurring } from '../../src/domain/spending/recurring.ts';
 
 function datesEvery(start: string, gaps: number[]): string[] {
   const dates = [start];
@@ -8,7 +9,7 @@ function datesEvery(start: string, gaps: number[]): string[] {
   return dates;
 }
 const same = (count: number, amount = '10.00') =>
-  Array.from({ length: count }, () => cents(amount));
+  Array.from({ length: count }, () => centsOf(amount));
 
 describe('is_recurring', () => {
   it('needs at least 3 distinct dates', () => {
@@ -40,19 +41,19 @@ describe('is_recurring', () => {
   it('at least 75% of the amounts lie within 25% (inclusive) of the median amount', () => {
     const dates = datesEvery('2026-01-01', [30, 30, 30]);
     // median 100.00; 75.00 and 125.00 are exactly 25% away
-    expect(isRecurring(dates, ['75.00', '100.00', '100.00', '125.00'].map(cents))).toBe(true);
-    expect(isRecurring(dates, ['74.99', '100.00', '100.00', '125.01'].map(cents))).toBe(false);
+    expect(isRecurring(dates, ['75.00', '100.00', '100.00', '125.00'].map(centsOf))).toBe(true);
+    expect(isRecurring(dates, ['74.99', '100.00', '100.00', '125.01'].map(centsOf))).toBe(false);
     // 3 of 4 within: exactly 75%
-    expect(isRecurring(dates, ['10.00', '100.00', '100.00', '100.00'].map(cents))).toBe(true);
+    expect(isRecurring(dates, ['10.00', '100.00', '100.00', '100.00'].map(centsOf))).toBe(true);
   });
   it('amounts count per transaction, dates per distinct day', () => {
     // 3 distinct dates, monthly; 5 amounts of which 4 steady
     const dates = datesEvery('2026-01-01', [31, 28]);
-    expect(isRecurring(dates, ['9.99', '9.99', '9.99', '9.99', '50.00'].map(cents))).toBe(true);
+    expect(isRecurring(dates, ['9.99', '9.99', '9.99', '9.99', '50.00'].map(centsOf))).toBe(true);
   });
   it('the median amount of an even count is the mean of the middle two', () => {
     // median (10 + 20) / 2 = 15, band 11.25..18.75: only 2 of 4 within
     const dates = datesEvery('2026-01-01', [30, 30, 30]);
-    expect(isRecurring(dates, ['12.00', '18.75', '10.00', '20.00'].map(cents))).toBe(false);
+    expect(isRecurring(dates, ['12.00', '18.75', '10.00', '20.00'].map(centsOf))).toBe(false);
   });
 });

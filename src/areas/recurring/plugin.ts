@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RecurringScope } from '../../domain/recurring/model.ts';
 import { planStreams, shapeStreams } from '../../domain/recurring/streams.ts';
 import { userCurrency } from '../../domain/taxonomy.ts';
-import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
+import type { ResponseCache } from '../../http/response-cache.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { protectedResponses } from '../../http/schemas.ts';
 import { compileWriter } from '../../http/serializer.ts';
@@ -42,13 +42,13 @@ async function recurringStreams(
   };
 }
 
-export const recurringPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions }> = async (
+export const recurringPlugin: FastifyPluginAsyncZod<{ cache: ResponseCache }> = async (
   app,
   options,
 ) => {
   // The answer depends only on the store's content, the user, the scope and today, so it is
   // cached per store generation, as the bytes the route's schema serializes.
-  const cache = new ResponseCache<string>(options.cache, (text) => text.length);
+  const { cache } = options;
 
   app.get(
     '/v2/users/recurring',
@@ -77,9 +77,12 @@ export const recurringPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOption
         accountIds,
         linkId: link_id ? link_id : null,
       };
-      const key = JSON.stringify({ ...scope, matchesNothing });
-      const text = await cache.get(request.store.generation, key, async () =>
-        write(await recurringStreams(request.store, scope, matchesNothing)),
+      const key = `recurring ${JSON.stringify({ ...scope, matchesNothing })}`;
+      const text = await cache.get(
+        request.store.generation,
+        key,
+        async () => write(await recurringStreams(request.store, scope, matchesNothing)),
+        (written) => written.length,
       );
       markRevalidatable(request, reply);
       // A string skips the serializer: these are its bytes.

@@ -10,7 +10,7 @@ import type { SpendingQuery } from '../../domain/spending/model.ts';
 import { shapeSpendingAnalysis } from '../../domain/spending/shape.ts';
 import { userCurrency } from '../../domain/taxonomy.ts';
 import { RequestValidationError, type ValidationErrorItem } from '../../http/fastapi/index.ts';
-import { ResponseCache, type ResponseCacheOptions } from '../../http/response-cache.ts';
+import type { ResponseCache } from '../../http/response-cache.ts';
 import { markRevalidatable } from '../../http/revalidation.ts';
 import { protectedResponses, validationResponse } from '../../http/schemas.ts';
 import { compileWriter } from '../../http/serializer.ts';
@@ -95,7 +95,7 @@ function serialized(
   };
 }
 
-export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions }> = async (
+export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCache }> = async (
   app,
   options,
 ) => {
@@ -112,10 +112,8 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
   // The analysis depends only on the store's content and the resolved query (window included),
   // so it is cached per store generation, as the bytes the route's schema serializes; the
   // per-request request_id and created_at are written between them on every answer.
-  const cache = new ResponseCache<SerializedAnalysis>(
-    options.cache,
-    (analysis) => analysis.head.length + analysis.tail.length,
-  );
+  const { cache } = options;
+  const length = (analysis: SerializedAnalysis) => analysis.head.length + analysis.tail.length;
 
   /** `legacy`: the v1 body, its cash-flow fields null. */
   function analyse(legacy: boolean) {
@@ -124,18 +122,23 @@ export const spendingPlugin: FastifyPluginAsyncZod<{ cache: ResponseCacheOptions
       reply: FastifyReply,
     ) => {
       const query = spendingQuery(request, request.query, app.clock.today());
-      const key = `${legacy ? 'v1' : 'v2'} ${JSON.stringify(query)}`;
-      const analysis = await cache.get(request.store.generation, key, async () => {
-        const [aggregates, accounts] = await Promise.all([
-          request.store.spendingAggregates(query),
-          request.store.accounts(query.userId),
-        ]);
-        const body = spendingBody(shapeSpendingAnalysis(query, aggregates));
-        return serialized({
-          ...(legacy ? { ...body, ...NO_CASH_FLOW } : body),
-          currency: userCurrency(accounts),
-        });
-      });
+      const key = `spending ${legacy ? 'v1' : 'v2'} ${JSON.stringify(query)}`;
+      const analysis = await cache.get(
+        request.store.generation,
+        key,
+        async () => {
+          const [aggregates, accounts] = await Promise.all([
+            request.store.spendingAggregates(query),
+            request.store.accounts(query.userId),
+          ]);
+          const body = spendingBody(shapeSpendingAnalysis(query, aggregates));
+          return serialized({
+            ...(legacy ? { ...body, ...NO_CASH_FLOW } : body),
+            currency: userCurrency(accounts),
+          });
+        },
+        length,
+      );
       markRevalidatable(request, reply);
       // A string skips the serializer: these are its bytes, validated when they were cached.
       return reply

@@ -11,7 +11,7 @@
  */
 
 import { periodKey, type TimePeriod } from '../calendar.ts';
-import { compareCodePoints, type Exact, exact } from '../money.ts';
+import { centsOf, centsText, compareCodePoints, type Exact, exact } from '../money.ts';
 import type { Direction } from '../taxonomy.ts';
 import {
   type BreakdownAggregate,
@@ -25,7 +25,7 @@ import {
   UNCATEGORIZED,
   UNKNOWN_MERCHANT,
 } from './model.ts';
-import { cents, hasRecurringCadence } from './recurring.ts';
+import { hasRecurringCadence } from './recurring.ts';
 
 /** What the rules read of a row (rules 5 and 7, and rule 6: `to_platform`) and its entry's keys. */
 interface GroupKeys {
@@ -111,7 +111,7 @@ export interface DayTransaction {
 
 /** The largest amount, then the latest date, then the smallest id (by code point). */
 export function isLarger(a: LargestCandidate, b: LargestCandidate): boolean {
-  const difference = cents(a.amount) - cents(b.amount);
+  const difference = centsOf(a.amount) - centsOf(b.amount);
   if (difference !== 0n) return difference > 0n;
   if (a.day !== b.day) return a.day > b.day;
   return compareCodePoints(a.id, b.id) < 0;
@@ -120,7 +120,7 @@ export function isLarger(a: LargestCandidate, b: LargestCandidate): boolean {
 const flowOf = (direction: Direction): Flow => (direction === 'CREDIT' ? 'income' : 'spending');
 const merchantOf = (name: string | null) => (name ? name : UNKNOWN_MERCHANT);
 const subcategoryOf = (name: string | null | undefined) => (name ? name : UNCATEGORIZED);
-const inDollars = (total: bigint): Exact => exact(total.toString()).dividedBy(100);
+const inDollars = (total: bigint): Exact => exact(centsText(total));
 const SEPARATOR = '\u0000';
 
 interface Accumulator {
@@ -201,7 +201,7 @@ export class SpendingFold {
   }
 
   add(group: SpendingGroup): void {
-    const amount = cents(group.amount);
+    const amount = centsOf(group.amount);
     const count = Number(group.count);
     if (group.direction === 'CREDIT') this.income += amount;
     else if (!group.to_platform) this.expenses += amount;
@@ -212,7 +212,7 @@ export class SpendingFold {
       this.summaryCount += count;
       if (group.merchant_name) this.merchantNames.add(group.merchant_name);
     }
-    const max = cents(group.max_amount);
+    const max = centsOf(group.max_amount);
     const entryKey = this.entryKey(group, group.day);
     let entry = this.entries.get(entryKey);
     if (!entry) {
@@ -276,7 +276,7 @@ export class SpendingFold {
   offerLargest(row: LargestCandidate): void {
     if (!this.isCounted(row)) return;
     const entry = this.entries.get(this.entryKey(row, row.day));
-    if (entry && cents(row.amount) === entry.max) this.offer(entry, row);
+    if (entry && centsOf(row.amount) === entry.max) this.offer(entry, row);
   }
 
   /**
@@ -300,7 +300,7 @@ export class SpendingFold {
     if (!this.isCounted(row)) return;
     const entry = this.entries.get(`${row.direction}${SEPARATOR}${merchantOf(row.merchant_name)}`);
     if (!entry?.recurring) return;
-    const each = cents(row.amount);
+    const each = centsOf(row.amount);
     for (let i = Number(row.count); i > 0; i--) entry.amountsInCents.push(each);
   }
 

@@ -24,14 +24,6 @@ function doubledMedian(sorted: readonly bigint[]): bigint {
 
 const ascending = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Amount text with two decimals (as DuckDB writes DECIMAL(18,2)) as integer cents. */
-export function cents(amount: string): bigint {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  const sign = whole.startsWith('-') ? -1n : 1n;
-  const digits = `${whole.replace('-', '')}${fraction.padEnd(2, '0').slice(0, 2)}`;
-  return sign * BigInt(digits);
-}
-
 /**
  * The cadence half of is_recurring: at least three distinct dates whose median gap falls in a
  * band, with three gaps in four inside it. Amounts matter only when this holds, so an engine

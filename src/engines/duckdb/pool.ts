@@ -389,8 +389,8 @@ async function bound(pooled: PooledConnection, sql: string, params: readonly Sql
 
 /**
  * Runs `sql` on the connection. A statement with parameters is prepared once per connection and
- * text; one without is run as it is, unprepared, so statements that spell a value into their
- * text (a user as a literal, which DuckDB plans into a narrower scan) never pile up.
+ * text, and kept; one without (the store's checks when it opens, run once) is run as it is, so
+ * it is not kept for the connection's life.
  */
 async function runOn(pooled: PooledConnection, sql: string, params: readonly SqlParam[]) {
   const reader =

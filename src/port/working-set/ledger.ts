@@ -8,7 +8,7 @@
  */
 import { dateOf, dayNumber } from '../../domain/calendar.ts';
 import { foldCase } from '../../domain/case-fold.ts';
-import { compareCodePoints } from '../../domain/money.ts';
+import { centsOf, centsText, compareCodePoints } from '../../domain/money.ts';
 import { CATEGORIES, type Category, type Direction } from '../../domain/taxonomy.ts';
 import type { TransactionRecord } from '../read-port.ts';
 
@@ -140,7 +140,10 @@ export class UserLedger {
   private byIdOrder: Uint32Array | undefined;
   private readonly externalIds: HeapColumn;
   readonly accounts: DictionaryColumn;
+  /** Each row's day number (rows come newest first: the days descend). */
   readonly days: Int32Array;
+  /** The text of each day the rows have, as the engine wrote it. */
+  private readonly dateTexts = new Map<number, string>();
   readonly cents: BigInt64Array;
   private readonly flags: Uint8Array;
   readonly categoryOf: Uint8Array;
@@ -176,6 +179,7 @@ export class UserLedger {
       if (date !== previousDate) {
         previousDate = date;
         previousDay = dayNumber(date);
+        this.dateTexts.set(previousDay, date);
       }
       this.days[i] = previousDay;
       this.cents[i] = centsOf(row[4]);
@@ -206,7 +210,34 @@ export class UserLedger {
   }
 
   date(row: number): string {
-    return dateOf(this.days[row] as number);
+    return this.dateTexts.get(this.days[row] as number) as string;
+  }
+
+  /** The text of day number `day`, one the rows have. */
+  dateOfDay(day: number): string {
+    return this.dateTexts.get(day) ?? dateOf(day);
+  }
+
+  /**
+   * The rows from day `from` to day `to` (day numbers, inclusive; null: open) as a range of
+   * row indexes, `[start, end)`: the rows descend by day, so they are contiguous.
+   */
+  rowsBetween(from: number | null, to: number | null): [start: number, end: number] {
+    const { days } = this;
+    // The first row on or before `to`, then the first row before `from`.
+    const firstAtMost = (day: number) => {
+      let low = 0;
+      let high = days.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if ((days[middle] as number) > day) low = middle + 1;
+        else high = middle;
+      }
+      return low;
+    };
+    const start = to === null ? 0 : firstAtMost(to);
+    const end = from === null ? days.length : firstAtMost(from - 1);
+    return [start, Math.max(start, end)];
   }
 
   isCredit(row: number): boolean {
@@ -323,20 +354,4 @@ export class UserLedger {
     }
     return low;
   }
-}
-
-/** Exact amount text (`"12.30"`, `"-0.50"`, `"7"`) as integer cents. */
-export function centsOf(amount: string): bigint {
-  const negative = amount.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
-  const units = BigInt(`${whole || '0'}${fraction.padEnd(2, '0')}`);
-  if (fraction.length > 2) throw new RangeError(`more than two decimals: ${amount}`);
-  return negative ? -units : units;
-}
-
-/** Integer cents as exact text with two decimals. */
-export function centsText(value: bigint): string {
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(3, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -4,6 +4,7 @@
  * totals, the same sync order by id.
  */
 import { dayNumber } from '../../domain/calendar.ts';
+import { centsOf, centsText } from '../../domain/money.ts';
 import type {
   AccountRecord,
   DailyTotalRecord,
@@ -12,27 +13,32 @@ import type {
   TransactionRecord,
   TransactionsPage,
 } from '../read-port.ts';
-import { centsOf, centsText, type UserLedger } from './ledger.ts';
+import type { UserLedger } from './ledger.ts';
 
 /** Whether row `row` matches: a test built once per request from the filters. */
 export type RowTest = (row: number) => boolean;
 
-/** The filters as a test of a row; `accounts` are the user's (the link filter reads them). */
-export function matcher(
+/**
+ * The rows a request reads: the date filters as a range of rows (they descend by day), the
+ * others as a test of each row of it.
+ */
+export interface Selection {
+  start: number;
+  end: number;
+  test: RowTest;
+}
+
+/** The filters as a selection; `accounts` are the user's (the link filter reads them). */
+export function selection(
   ledger: UserLedger,
   filters: TransactionFilters,
   accounts: readonly AccountRecord[],
-): RowTest {
+): Selection {
+  const [start, end] = ledger.rowsBetween(
+    filters.from === null ? null : dayNumber(filters.from),
+    filters.to === null ? null : dayNumber(filters.to),
+  );
   const tests: RowTest[] = [];
-  const { days } = ledger;
-  if (filters.from !== null) {
-    const from = dayNumber(filters.from);
-    tests.push((row) => (days[row] as number) >= from);
-  }
-  if (filters.to !== null) {
-    const to = dayNumber(filters.to);
-    tests.push((row) => (days[row] as number) <= to);
-  }
   if (filters.accountIds.length > 0 || filters.linkId !== null) {
     // Per distinct account of the ledger: whether its rows pass the account and link filters.
     const wanted = new Set(filters.accountIds);
@@ -70,15 +76,25 @@ export function matcher(
     const text = filters.text;
     tests.push((row) => ledger.mentions(row, text));
   }
-  if (tests.length === 0) return () => true;
-  return (row) => tests.every((test) => test(row));
+  return { start, end, test: allOf(tests) };
 }
 
-/** The matching rows, in list order (newest first). */
-export function matchingRows(ledger: UserLedger, test: RowTest): Uint32Array {
-  const found = new Uint32Array(ledger.size);
+/** Every test at once. */
+export function allOf(tests: readonly RowTest[]): RowTest {
+  const [first, second] = tests;
+  if (!first) return () => true;
+  if (!second) return first;
+  return (row) => {
+    for (const test of tests) if (!test(row)) return false;
+    return true;
+  };
+}
+
+/** The selected rows, in list order (newest first). */
+export function matchingRows(ledger: UserLedger, { start, end, test }: Selection): Uint32Array {
+  const found = new Uint32Array(end - start);
   let count = 0;
-  for (let row = 0; row < ledger.size; row++) if (test(row)) found[count++] = row;
+  for (let row = start; row < end; row++) if (test(row)) found[count++] = row;
   return found.subarray(0, count);
 }
 
@@ -86,8 +102,12 @@ export function matchingRows(ledger: UserLedger, test: RowTest): Uint32Array {
  * A page of the matching rows, with the count of all of them and the totals of the page's days
  * over every matching row of those days (a day split across pages has the same totals on both).
  */
-export function pageOf(ledger: UserLedger, test: RowTest, page: PageWindow): TransactionsPage {
-  const rows = matchingRows(ledger, test);
+export function pageOf(
+  ledger: UserLedger,
+  selected: Selection,
+  page: PageWindow,
+): TransactionsPage {
+  const rows = matchingRows(ledger, selected);
   const start = Math.min(page.offset, rows.length);
   const end = page.limit === null ? rows.length : Math.min(rows.length, start + page.limit);
   const listed = rows.subarray(start, end);

@@ -16,7 +16,7 @@ import {
 import { aggregateSpending } from '../spending.ts';
 import { LedgerCache, type WorkingSetStats } from './cache.ts';
 import { type LedgerReads, UserLedger } from './ledger.ts';
-import { byId, matcher, matchingRows, pageOf } from './list.ts';
+import { byId, matchingRows, pageOf, selection } from './list.ts';
 import { ledgerRecurringReads, ledgerSpendingReader } from './reads.ts';
 
 export interface WorkingSetOptions {
@@ -81,13 +81,13 @@ export function withWorkingSet(
     async transactions(userId, filters, page) {
       const ledger = await ledgerOf(userId);
       if (!ledger) return port.transactions(userId, filters, page);
-      return pageOf(ledger, matcher(ledger, filters, await accountsFor(userId, filters)), page);
+      return pageOf(ledger, selection(ledger, filters, await accountsFor(userId, filters)), page);
     },
 
     async transactionCount(userId, filters) {
       const ledger = await ledgerOf(userId);
       if (!ledger) return port.transactionCount(userId, filters);
-      return matchingRows(ledger, matcher(ledger, filters, await accountsFor(userId, filters)))
+      return matchingRows(ledger, selection(ledger, filters, await accountsFor(userId, filters)))
         .length;
     },
 
@@ -99,7 +99,7 @@ export function withWorkingSet(
       }
       const rows = matchingRows(
         ledger,
-        matcher(ledger, filters, await accountsFor(userId, filters)),
+        selection(ledger, filters, await accountsFor(userId, filters)),
       );
       for (let start = 0; start < rows.length; start += LIST_CHUNK_ROWS) {
         yield Array.from(rows.subarray(start, start + LIST_CHUNK_ROWS), (row) =>

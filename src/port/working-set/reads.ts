@@ -5,46 +5,83 @@
  * ledger's `counted` flag) in the scope, summed into groups of the grain the fold asks for.
  * Nothing here decides a rule: the fold and the recurring streams' domain do, on these rows.
  */
-import { dateOf, periodKey } from '../../domain/calendar.ts';
+import { periodKey } from '../../domain/calendar.ts';
+import { centsOf, centsText } from '../../domain/money.ts';
 import type { RawKeyDays, RecurringRow, RecurringScope } from '../../domain/recurring/model.ts';
-import type {
-  DayTransaction,
-  LargestCandidate,
-  MerchantAmount,
-  SpendingGroup,
+import {
+  type DayTransaction,
+  isLarger,
+  type LargestCandidate,
+  type MerchantAmount,
+  type SpendingGroup,
 } from '../../domain/spending/fold.ts';
 import type { AccountRecord } from '../read-port.ts';
 import type { RecurringReads } from '../recurring.ts';
 import type { SpendingReader, SpendingScope } from '../spending.ts';
-import { centsOf, centsText, LEDGER_FLAGS, type UserLedger } from './ledger.ts';
-import { matcher, matchingRows } from './list.ts';
+import { LEDGER_FLAGS, type UserLedger } from './ledger.ts';
+import { allOf, matchingRows, selection } from './list.ts';
 
 const NO_TEXT = { categories: [], direction: null, minAmount: null, maxAmount: null, text: null };
 
-/** The counted rows from `from` to `to` (days, null: open), on the link and accounts. */
+/** The counted rows from `from` to `to` (dates, null: open), on the link and accounts. */
 function countedRows(
   ledger: UserLedger,
   accounts: readonly AccountRecord[],
   scope: { from: string | null; to: string; linkId: string | null; accountIds: readonly string[] },
 ): Uint32Array {
-  const inScope = matcher(ledger, { ...NO_TEXT, ...scope }, accounts);
-  return matchingRows(ledger, (row) => ledger.has(row, LEDGER_FLAGS.counted) && inScope(row));
+  const selected = selection(ledger, { ...NO_TEXT, ...scope }, accounts);
+  const counted = (row: number) => ledger.has(row, LEDGER_FLAGS.counted);
+  return matchingRows(ledger, { ...selected, test: allOf([counted, selected.test]) });
 }
 
-/** A row's group keys as the fold reads them. */
-const keysOf = (ledger: UserLedger, row: number) => ({
-  direction: ledger.isCredit(row) ? ('CREDIT' as const) : ('DEBIT' as const),
+const directionOf = (ledger: UserLedger, row: number) =>
+  ledger.isCredit(row) ? ('CREDIT' as const) : ('DEBIT' as const);
+
+/** A row as a candidate for its entry's largest transaction (fold.ts, isLarger). */
+const candidateOf = (ledger: UserLedger, row: number): LargestCandidate => ({
+  direction: directionOf(ledger, row),
   category: ledger.category(row),
   merchant_name: ledger.merchantName(row),
   to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
+  id: ledger.id(row),
+  day: ledger.date(row),
+  description: ledger.description(row),
+  merchant_category_code: ledger.merchantCategoryCode(row),
+  amount: ledger.amount(row),
 });
 
 interface GroupState {
+  /** The group's first row (its keys), and its largest so far. */
   row: number;
+  largest: number;
   cents: bigint;
   count: number;
-  max: bigint;
   days: Set<number> | null;
+}
+
+/**
+ * Groups apart by a number: period, direction, platform flag, category, merchant and
+ * subcategory packed into one (the dictionaries' indexes are below 2^16 for a user of up to
+ * WORKING_SET_MAX_ROWS transactions, which only a bigger dictionary would pass: then text).
+ */
+function groupKey(
+  ledger: UserLedger,
+  subcategories: boolean,
+): (period: number, row: number) => number | string {
+  const merchantOf = ledger.merchants.of;
+  const subcategoryOf = ledger.subcategories.of;
+  const flags = (row: number) =>
+    (ledger.isCredit(row) ? 2 : 0) + (ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0);
+  const sub = (row: number) => (subcategories ? (subcategoryOf[row] as number) : 0);
+  if (ledger.merchants.texts.length <= 0xffff && ledger.subcategories.texts.length <= 0xffff) {
+    return (period, row) =>
+      ((((period * 4 + flags(row)) * 32 + (ledger.categoryOf[row] as number)) * 0x10000 +
+        (merchantOf[row] as number)) *
+        0x10000 +
+        sub(row)) as number;
+  }
+  return (period, row) =>
+    `${period}|${flags(row)}|${ledger.categoryOf[row]}|${merchantOf[row]}|${sub(row)}`;
 }
 
 /** `ledger`'s SpendingReader; `accounts` are the user's (the link scope reads them). */
@@ -61,58 +98,79 @@ export function ledgerSpendingReader(
     });
   return {
     async groups(scope, grain) {
-      const { days, cents, categoryOf } = ledger;
-      const merchantOf = ledger.merchants.of;
-      const subcategoryOf = ledger.subcategories.of;
-      // Rows come by day: a day's period key is found once.
+      const { days, cents } = ledger;
+      const keyOf = groupKey(ledger, grain.subcategories);
+      // Rows come by day: a day's period is found once; periods are numbered as they come.
+      const periods = new Map<string, number>();
       let lastDay = Number.NaN;
-      let lastPeriod = '';
-      const groups = new Map<string, GroupState>();
+      let period = 0;
+      const groups = new Map<number | string, GroupState>();
       for (const row of rowsOf(scope)) {
         const day = days[row] as number;
         if (day !== lastDay) {
           lastDay = day;
-          lastPeriod = periodKey(dateOf(day), grain.period);
+          const key = periodKey(ledger.dateOfDay(day), grain.period);
+          let known = periods.get(key);
+          if (known === undefined) {
+            known = periods.size;
+            periods.set(key, known);
+          }
+          period = known;
         }
-        const key = `${lastPeriod}|${ledger.isCredit(row) ? 1 : 0}|${ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0}|${categoryOf[row]}|${merchantOf[row]}|${grain.subcategories ? subcategoryOf[row] : ''}`;
+        const key = keyOf(period, row);
         const amount = cents[row] as bigint;
         const group = groups.get(key);
-        if (group) {
-          group.cents += amount;
-          group.count++;
-          if (amount > group.max) group.max = amount;
-          group.days?.add(day);
-        } else {
-          const first = grain.days ? new Set([day]) : null;
-          groups.set(key, { row, cents: amount, count: 1, max: amount, days: first });
+        if (!group) {
+          groups.set(key, {
+            row,
+            largest: row,
+            cents: amount,
+            count: 1,
+            days: grain.days ? new Set([day]) : null,
+          });
+          continue;
+        }
+        group.cents += amount;
+        group.count++;
+        group.days?.add(day);
+        const max = cents[group.largest] as bigint;
+        // A tie of amounts is the rule's to break (fold.ts, isLarger).
+        if (
+          amount > max ||
+          (amount === max && isLarger(candidateOf(ledger, row), candidateOf(ledger, group.largest)))
+        ) {
+          group.largest = row;
         }
       }
-      return [...groups.values()].map(
-        (group): SpendingGroup => ({
-          ...keysOf(ledger, group.row),
-          ...(grain.subcategories ? { subcategory: ledger.subcategory(group.row) } : {}),
-          day: ledger.date(group.row),
+      return Array.from(groups.values(), (group): SpendingGroup => {
+        const { row, largest } = group;
+        return {
+          direction: directionOf(ledger, row),
+          category: ledger.category(row),
+          merchant_name: ledger.merchantName(row),
+          to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
+          ...(grain.subcategories ? { subcategory: ledger.subcategory(row) } : {}),
+          day: ledger.date(row),
           amount: centsText(group.cents),
           count: group.count,
-          max_amount: centsText(group.max),
-          ...(group.days ? { days: [...group.days].map(dateOf) } : {}),
-        }),
-      );
+          max_amount: ledger.amount(largest),
+          ...(group.days ? { days: Array.from(group.days, (day) => ledger.dateOfDay(day)) } : {}),
+          largest: {
+            id: ledger.id(largest),
+            day: ledger.date(largest),
+            description: ledger.description(largest),
+            merchant_category_code: ledger.merchantCategoryCode(largest),
+          },
+        };
+      });
     },
 
+    // Every group comes with its largest row: no entry asks for candidates.
     async largestCandidates(scope, _grain, amounts) {
       const wanted = new Set(amounts.map((amount) => centsOf(amount.toFixed(2))));
       const found: LargestCandidate[] = [];
       for (const row of rowsOf(scope)) {
-        if (!wanted.has(ledger.cents[row] as bigint)) continue;
-        found.push({
-          ...keysOf(ledger, row),
-          id: ledger.id(row),
-          day: ledger.date(row),
-          description: ledger.description(row),
-          merchant_category_code: ledger.merchantCategoryCode(row),
-          amount: ledger.amount(row),
-        });
+        if (wanted.has(ledger.cents[row] as bigint)) found.push(candidateOf(ledger, row));
       }
       return found;
     },
@@ -127,9 +185,13 @@ export function ledgerSpendingReader(
         if (seen) seen.count++;
         else counts.set(key, { row, count: 1 });
       }
-      return [...counts.values()].map(
+      return Array.from(
+        counts.values(),
         ({ row, count }): MerchantAmount => ({
-          ...keysOf(ledger, row),
+          direction: directionOf(ledger, row),
+          category: ledger.category(row),
+          merchant_name: ledger.merchantName(row),
+          to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
           amount: ledger.amount(row),
           count,
         }),
@@ -137,10 +199,15 @@ export function ledgerSpendingReader(
     },
 
     async dayTransactions(scope) {
-      return Array.from(rowsOf(scope), (row): DayTransaction => {
-        const { direction, category, to_platform } = keysOf(ledger, row);
-        return { id: ledger.id(row), direction, category, to_platform };
-      });
+      return Array.from(
+        rowsOf(scope),
+        (row): DayTransaction => ({
+          id: ledger.id(row),
+          direction: directionOf(ledger, row),
+          category: ledger.category(row),
+          to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
+        }),
+      );
     },
   };
 }
@@ -170,13 +237,12 @@ export function ledgerRecurringReads(
         else keys.set(key, { row, days: new Set([ledger.days[row] as number]) });
       }
       return [...keys.values()].map(({ row, days }): RawKeyDays => {
-        const { direction, merchant_name, to_platform } = keysOf(ledger, row);
         return {
-          direction,
-          merchant_name,
+          direction: directionOf(ledger, row),
+          merchant_name: ledger.merchantName(row),
           description: nameless(row) ? ledger.description(row) : null,
-          to_platform,
-          dates: [...days].map(dateOf),
+          to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
+          dates: Array.from(days, (day) => ledger.dateOfDay(day)),
         };
       });
     },
@@ -193,18 +259,17 @@ export function ledgerRecurringReads(
             ? true
             : descriptions.has(ledger.description(row));
         if (!wanted) continue;
-        const { direction, merchant_name, to_platform } = keysOf(ledger, row);
         found.push({
           id: ledger.id(row),
           account_id: ledger.accountId(row),
           transacted_at: ledger.date(row),
           amount: ledger.amount(row),
-          direction,
-          merchant_name,
+          direction: directionOf(ledger, row),
+          merchant_name: name,
           description: ledger.description(row),
           category: ledger.category(row),
           subcategory: ledger.subcategory(row),
-          to_platform,
+          to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
         });
       }
       return found;

@@ -9,9 +9,9 @@
  */
 import type { ColumnSource, SchemaElement } from 'hyparquet-writer';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { dayNumber } from '../../../domain/calendar.ts';
+import { centsOf } from '../../../domain/money.ts';
 import type { CellValue, Column, ColumnKind, TableRow } from './columns.ts';
-
-const DAY_MS = 86_400_000;
 
 /** A writer whose bytes are taken away as they are written: what was taken is not kept. */
 class HandingWriter extends ByteWriter {
@@ -63,27 +63,11 @@ function schemaElement(column: Column): SchemaElement {
   }
 }
 
-/** `"1234.50"` as 123450n: the unscaled value of a DECIMAL(38,2). */
-function cents(text: string): bigint {
-  const match = /^(-?)(\d+)\.(\d{2})$/.exec(text);
-  if (!match) throw new TypeError(`not money with two decimals: ${text}`);
-  const [, sign, whole, fraction] = match;
-  const units = BigInt(`${whole}${fraction}`);
-  return sign ? -units : units;
-}
-
-/** `"2026-11-20"` as days since 1970-01-01 (integers only: Date.UTC of a day is exact). */
-function days(text: string): number {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) throw new TypeError(`not a date: ${text}`);
-  const [, year, month, day] = match;
-  return Date.UTC(Number(year), Number(month) - 1, Number(day)) / DAY_MS;
-}
-
 function stored(kind: ColumnKind, value: CellValue): string | boolean | bigint | number | null {
   if (value === null || kind === 'text' || kind === 'boolean') return value;
   if (typeof value !== 'string') throw new TypeError(`a ${kind} column holds text`);
-  return kind === 'money' ? cents(value) : days(value);
+  // Money as the unscaled value of a DECIMAL(38,2); a date as days since 1970-01-01.
+  return kind === 'money' ? centsOf(value) : dayNumber(value);
 }
 
 export interface ParquetTable {
