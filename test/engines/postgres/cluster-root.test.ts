@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pinnedBinDir, removeCluster, startCluster } from '../../../tools/cluster/cluster.ts';
+import { freePortRun } from '../../helpers/ports.ts';
 
 const asRoot = process.getuid?.() === 0;
 
@@ -26,7 +27,7 @@ describe.skipIf(!asRoot)('a cluster started from folders only root may enter', (
         verbatimSymlinks: true,
       });
       const dir = join(hiddenParent, 'c');
-      const port = 46_000 + Math.floor(Math.random() * 10_000);
+      const port = await freePortRun(2);
       const info = await startCluster({
         dir,
         shards: 1,

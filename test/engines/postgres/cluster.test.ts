@@ -16,6 +16,7 @@ import { BUCKETS } from '../../../src/ingest/postgres/schema.ts';
 import { type RunningServer, startServer } from '../../../src/server.ts';
 import { controlInstance, stopCluster } from '../../../tools/cluster/cluster.ts';
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
+import { freePortRun } from '../../helpers/ports.ts';
 import { runTool } from '../../helpers/postgres.ts';
 import { bearer, configOf, DEMO_TODAY, DEMO_USERS } from '../../helpers/server.ts';
 
@@ -55,7 +56,7 @@ describe('npm run cluster', () => {
   }, 60_000);
 
   it('a port taken by another program: start names it, starts nothing and exits 1', async () => {
-    const base = 42_000 + Math.floor(Math.random() * 15_000);
+    const base = await freePortRun(3);
     const blocker: Server = createServer();
     await new Promise<void>((done) => blocker.listen(base + 2, '127.0.0.1', done));
     const other = await mkdtemp(join(tmpdir(), 'finance-cluster-taken-'));
@@ -90,7 +91,7 @@ describe('npm run cluster', () => {
   }, 60_000);
 
   it('starts a cluster, prints DATABASE_URL last, and starting again is harmless', async () => {
-    const port = String(42_000 + Math.floor(Math.random() * 15_000));
+    const port = String(await freePortRun(3));
     const started = await runTool('cluster', ['start', '--dir', dir, '--fast', '--port', port]);
     expect(started.code, started.stderr).toBe(0);
     expect(lastLine(started.stdout)).toBe(

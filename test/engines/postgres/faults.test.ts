@@ -8,7 +8,6 @@
  * "Store and database faults").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +29,7 @@ import {
   type Target,
   underLoad,
 } from '../../helpers/faults.ts';
+import { freePortRun } from '../../helpers/ports.ts';
 import { loadStoreFile } from '../../helpers/postgres.ts';
 import {
   bearer,
@@ -40,23 +40,6 @@ import {
 } from '../../helpers/server.ts';
 import { buildDemoStore } from '../../helpers/store.ts';
 
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A base port with the next one (the shard's) free too. */
-async function freePorts(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 41_000 + Math.floor(Math.random() * 20_000);
-    if ((await isFree(base)) && (await isFree(base + 1))) return base;
-  }
-  throw new Error('no free ports for the fault cluster');
-}
-
 let dir: string;
 let cluster: ClusterInfo;
 let server: ServerProcess;
@@ -64,7 +47,7 @@ let targets: Target[];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'finance-faults-'));
-  cluster = await startCluster({ dir, shards: 1, port: await freePorts(), fast: true });
+  cluster = await startCluster({ dir, shards: 1, port: await freePortRun(2), fast: true });
   await loadStoreFile(cluster.databaseUrl, await buildDemoStore());
   const tokens = await Promise.all(
     DEMO_USERS.slice(0, 2).map((userId) =>

@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +21,7 @@ import {
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
 import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
 import { csvToParquet } from '../../helpers/parquet.ts';
+import { freePortRun } from '../../helpers/ports.ts';
 import { createTestDatabase, runTool } from '../../helpers/postgres.ts';
 import { REPO_ROOT } from '../../helpers/server.ts';
 import { type FixtureRow, makeTempDir, writeCsvFixture } from '../../helpers/store.ts';
@@ -180,22 +180,6 @@ describe('input the cluster is given is refused before anything is written', () 
   );
 });
 
-/** A port with the next `count - 1` free too: this file's own cluster's. */
-async function freePorts(count: number): Promise<number> {
-  const isFree = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 41_000 + Math.floor(Math.random() * 20_000);
-    const ports = Array.from({ length: count }, (_, k) => base + k);
-    if ((await Promise.all(ports.map(isFree))).every(Boolean)) return base;
-  }
-  throw new Error('no free ports for the cluster');
-}
-
 /** Runs build-db as one process (so stopping a server reaches the writer, not a launcher). */
 function buildDb(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-db.ts', ...args], {
@@ -251,7 +235,7 @@ describe('a server that goes away while build-db writes', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'finance-ingest-faults-'));
-    cluster = await startCluster({ dir, shards: 2, port: await freePorts(3), fast: true });
+    cluster = await startCluster({ dir, shards: 2, port: await freePortRun(3), fast: true });
     const built = await runTool('build-db', [
       '--source',
       DEMO_DIR,
