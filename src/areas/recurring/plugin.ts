@@ -17,20 +17,13 @@ import { RecurringQueryString, RecurringStreamsResponse } from './schemas.ts';
 /** The answer as the route's serializer writes it. */
 const write = compileWriter(RecurringStreamsResponse);
 
-/**
- * No stored id holds a NUL character (PostgreSQL's text cannot), so an id that does matches
- * nothing, without asking the store (which on PostgreSQL would refuse the parameter).
- */
-const holdsNul = (id: string) => id.includes('\0');
-
 /** The user's streams in the scope, judged on `scope.through` (today). */
 async function recurringStreams(
   store: ReadPort,
   scope: RecurringScope,
-  matchesNothing: boolean,
 ): Promise<RecurringStreamsResponse> {
   const [keyDays, accounts] = await Promise.all([
-    matchesNothing ? [] : store.recurringKeyDays(scope),
+    store.recurringKeyDays(scope),
     store.accounts(scope.userId),
   ]);
   const plan = planStreams(keyDays);
@@ -67,21 +60,17 @@ export const recurringPlugin: FastifyPluginAsyncZod<{ cache: ResponseCache }> = 
     },
     async (request, reply) => {
       const { account_ids, link_id } = request.query;
-      const accountIds = account_ids.filter((id) => !holdsNul(id));
-      const matchesNothing =
-        (link_id !== undefined && holdsNul(link_id)) ||
-        (account_ids.length > 0 && accountIds.length === 0);
       const scope: RecurringScope = {
         userId: request.userId,
         through: app.clock.today(),
-        accountIds,
+        accountIds: account_ids,
         linkId: link_id ? link_id : null,
       };
-      const key = `recurring ${JSON.stringify({ ...scope, matchesNothing })}`;
+      const key = `recurring ${JSON.stringify(scope)}`;
       const text = await cache.get(
         request.store.generation,
         key,
-        async () => write(await recurringStreams(request.store, scope, matchesNothing)),
+        async () => write(await recurringStreams(request.store, scope)),
         (written) => written.length,
       );
       markRevalidatable(request, reply);

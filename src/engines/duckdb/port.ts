@@ -8,6 +8,7 @@ import { CHANGE_SETS_TABLE, STORE_META_TABLE, TABLE_NAMES } from '../../contract
 import { cursorKeyOf, generationsOf } from '../../port/change-log.ts';
 import { memoizedPort } from '../../port/memo.ts';
 import { type ReadPort, StoreFormatError, type SyncState } from '../../port/read-port.ts';
+import { withoutUnmatchableText } from '../../port/unmatchable.ts';
 import { type WorkingSet, withWorkingSet } from '../../port/working-set/port.ts';
 import { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
@@ -107,7 +108,9 @@ export async function openDuckDbPort(
       spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
     });
     return {
-      ...withWorkingSet(port, ledgerReads(pool), workingSet, () => pool.assertReadable()),
+      ...withoutUnmatchableText(
+        withWorkingSet(port, ledgerReads(pool), workingSet, () => pool.assertReadable()),
+      ),
       pool,
     };
   } catch (error) {

@@ -17,6 +17,7 @@ import {
   StoreUnavailableError,
   type SyncState,
 } from '../../port/read-port.ts';
+import { withoutUnmatchableText } from '../../port/unmatchable.ts';
 import { type WorkingSet, withWorkingSet } from '../../port/working-set/port.ts';
 import type { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
@@ -186,7 +187,11 @@ export async function openPostgresPort(
       ...recurringReads(pool, s),
       spendingAggregates: (query) => spending.spendingAggregates(query),
     });
-    return { ...withWorkingSet(port, ledgerReads(pool, s), workingSet), pool, schema: s };
+    return {
+      ...withoutUnmatchableText(withWorkingSet(port, ledgerReads(pool, s), workingSet)),
+      pool,
+      schema: s,
+    };
   } catch (error) {
     if (ownsPool) await pool.close();
     throw error;
