@@ -4,14 +4,16 @@
  *
  *   npx tsx bench/flood.ts [--connections 256] [--seconds 20] [--idle 30] [--env NAME=VALUE ...]
  *
- * Builds the demo store in a temporary folder, mints a token per demo user, starts
+ * Builds the demo store in a temporary folder, mints --tokens flood tokens (over the demo
+ * users in turn) and one token each for two well-behaved clients, starts
  * `node --import tsx src/main.ts` with MALLOC_ARENA_MAX=2 (as the image does) and the
  * settings' defaults unless --env says otherwise, then for --seconds runs autocannon with
- * --connections connections drawing a mix (spending of many shapes, transaction pages, the
- * profile, a bogus token, no token) while one "legit" client with its own token asks for its
- * spending 5 times a second. Prints the RSS before, its peak (VmHWM) during, and after
- * --idle seconds of quiet; the flood's and the legit client's answers by status; and the
- * server's log volume. Every request goes to 127.0.0.1 and the run stops by itself.
+ * --connections connections drawing a mix (--mix) while a "legit" client asks for its
+ * spending 5 times a second and a "polite" one asks for its profile, then its spending, again
+ * and again, each time once the last answer came. Prints the RSS before, its peak (VmHWM)
+ * during, and after --idle seconds of quiet; the flood's and the two clients' answers by
+ * status, with the polite client's latencies; and the server's log volume. Every request goes
+ * to 127.0.0.1 and the run stops by itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -32,20 +34,25 @@ const HELP = `
 Usage: npx tsx bench/flood.ts [--connections N] [--seconds S] [--idle S] [--mix NAME] [--env NAME=VALUE ...]
 
 A bounded flood (loopback only) against the real server: RSS before, peak and idle after,
-answers by status for the flood and for a legit client at 5 requests/s, log volume.
+answers by status for the flood, for a legit client at 5 requests/s and for a polite client
+that waits for each answer (with its latencies), log volume.
 
 Options:
   --connections N   flood connections (default 256)
+  --tokens N        valid tokens the flood uses, minted over the store's users in turn
+                    (default 6)
   --seconds S       flood duration (default 20)
   --idle S          quiet seconds before the idle RSS is read (default 30)
   --env NAME=VALUE  a server setting (repeatable), e.g. --env RATE_LIMIT_MAX=0
   --log FILE        keep the server's log in FILE
-  --store FILE      flood this store (a token is minted for six of its users) instead of
+  --store FILE      flood this store (tokens are minted for six of its users) instead of
                     the demo store
   --mix NAME        what the flood asks: mixed (default: spending of many shapes, transaction
-                    pages, profiles, a bogus token, no token), cached (one spending answer
-                    per user, answered from the cache), lists (every transaction of a
-                    user, unpaginated) or bogus (one bogus token)
+                    pages, profiles, a bogus token, no token), store (valid tokens only, the
+                    endpoints the store answers: profile, links, balances, balance history,
+                    income, liabilities, accounts), cached (one spending answer per user,
+                    answered from the cache), lists (every transaction of a user,
+                    unpaginated) or bogus (one bogus token)
   -h, --help        show this help
 `;
 
@@ -61,6 +68,23 @@ function count(map: Map<string, number>, key: string) {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
+/** The store's own endpoints: what the working set and the response cache do not answer. */
+const STORE_PATHS = [
+  '/v1/user',
+  '/v1/links',
+  '/v1/users/balances',
+  '/v1/users/balance-history',
+  '/v1/users/income',
+  '/v1/users/liabilities',
+  '/v1/accounts',
+] as const;
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
+}
+
 const format = (map: Map<string, number>) =>
   [...map.entries()]
     .sort()
@@ -70,6 +94,7 @@ const format = (map: Map<string, number>) =>
 await runCli('flood', async () => {
   const args = parseCliArgs(HELP, {
     connections: { type: 'string' },
+    tokens: { type: 'string' },
     seconds: { type: 'string' },
     idle: { type: 'string' },
     env: { type: 'string', multiple: true },
@@ -78,9 +103,10 @@ await runCli('flood', async () => {
     store: { type: 'string' },
   });
   const mix = args.mix ?? 'mixed';
-  if (!['mixed', 'cached', 'lists', 'bogus'].includes(mix)) {
-    throw new UsageError(`--mix must be mixed, cached, lists or bogus, got '${mix}'`);
+  if (!['mixed', 'store', 'cached', 'lists', 'bogus'].includes(mix)) {
+    throw new UsageError(`--mix must be mixed, store, cached, lists or bogus, got '${mix}'`);
   }
+  const floodTokens = parseIntegerOption(args.tokens, 'tokens', { min: 1, fallback: 6 });
   const connections = parseIntegerOption(args.connections, 'connections', {
     min: 1,
     fallback: 256,
@@ -109,9 +135,12 @@ await runCli('flood', async () => {
     } else {
       await buildStore({ sourceDir: DEMO_DIR, databasePath });
     }
+    const tokenFor = (i: number) =>
+      mintToken({ databasePath, userId: users[i % users.length] as string });
     const tokens: string[] = [];
-    for (const user of users) tokens.push(await mintToken({ databasePath, userId: user }));
-    const legitToken = tokens.pop() as string;
+    for (let i = 0; i < floodTokens; i++) tokens.push(await tokenFor(i));
+    const legitToken = await tokenFor(floodTokens);
+    const politeToken = await tokenFor(floodTokens + 1);
     const bogus = generateToken();
 
     const port = await freePort();
@@ -157,7 +186,7 @@ await runCli('flood', async () => {
       await sleep(100);
     }
     // Warm up: every user's common answers once.
-    for (const token of [...tokens, legitToken]) {
+    for (const token of [...tokens, legitToken, politeToken]) {
       await fetch(`${url}/v2/users/spending?group_by=category&time_period=month`, {
         headers: { authorization: `Bearer ${token}` },
       });
@@ -186,6 +215,9 @@ await runCli('flood', async () => {
       if (mix === 'bogus') {
         return { method: 'GET', path: '/v1/user', headers: { authorization: `Bearer ${bogus}` } };
       }
+      if (mix === 'store') {
+        return { method: 'GET', path: STORE_PATHS[draws % STORE_PATHS.length], headers: auth };
+      }
       if (pick < 0.4) {
         const month = 1 + (draws % 12);
         const start = `2026-${String(month).padStart(2, '0')}-01`;
@@ -210,6 +242,8 @@ await runCli('flood', async () => {
 
     const floodStatuses = new Map<string, number>();
     const legitStatuses = new Map<string, number>();
+    const politeStatuses = new Map<string, number>();
+    const politeMs: number[] = [];
     let sampling = true;
     let peakSampled = before;
     const sampler = (async () => {
@@ -240,6 +274,28 @@ await runCli('flood', async () => {
         await sleep(Math.max(0, 200 - (Date.now() - started)));
       }
     })();
+    // Waits for each answer before it asks again: never more than one request running.
+    const polite = (async () => {
+      const deadline = Date.now() + seconds * 1000;
+      for (let i = 0; Date.now() < deadline; i++) {
+        const started = Date.now();
+        const path =
+          i % 2 === 0 ? '/v1/user' : '/v2/users/spending?group_by=merchant&time_period=week';
+        let status: string;
+        try {
+          const response = await fetch(`${url}${path}`, {
+            headers: { authorization: `Bearer ${politeToken}` },
+            signal: AbortSignal.timeout(10_000),
+          });
+          await response.arrayBuffer();
+          status = String(response.status);
+        } catch (error) {
+          status = (error as Error).name;
+        }
+        count(politeStatuses, status);
+        politeMs.push(Date.now() - started);
+      }
+    })();
     const result = await new Promise<{
       requests: { total: number };
       errors: number;
@@ -260,6 +316,7 @@ await runCli('flood', async () => {
       );
     });
     await legit;
+    await polite;
     sampling = false;
     await sampler;
     const peak = await rssMiB(pid, 'VmHWM');
@@ -276,6 +333,7 @@ await runCli('flood', async () => {
       `flood: ${connections} connections for ${seconds}s, ${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} timeouts`,
       `flood answers: ${format(floodStatuses)}`,
       `legit client (5/s): ${format(legitStatuses)}`,
+      `polite client (waits for each answer): ${politeMs.length} requests, ${format(politeStatuses)}; ms p50 ${percentile(politeMs, 0.5)}, p90 ${percentile(politeMs, 0.9)}, max ${percentile(politeMs, 1)}`,
       `RSS MiB: before ${before}, peak ${peak} (sampled ${peakSampled}), right after ${afterFlood}, idle ${idleSamples.join(', ')}`,
       `log: ${logLines} lines, ${(logBytes / 1024).toFixed(0)} KiB, ${stacks} stacks, ${alreadySent.n} FST_ERR_REP_ALREADY_SENT`,
       `after: GET /v1/user -> ${probe.status}`,

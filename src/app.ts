@@ -29,6 +29,7 @@ import { securityPlugin } from './http/security.ts';
 import { serializerCompiler } from './http/serializer.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { storePlugin } from './http/store-plugin.ts';
+import type { StoreQueuePressure } from './port/fair-queue.ts';
 import type { PortSource } from './port/hot-swap.ts';
 import type { ReadPort } from './port/read-port.ts';
 
@@ -46,6 +47,8 @@ export interface AppOptions {
   /** Serve HTTPS with this key and certificate. */
   https?: TlsFiles | null;
   metrics?: Metrics;
+  /** The store's queues, whose saturation is pressure for shedding (with `config`). */
+  storeQueue?: StoreQueuePressure;
 }
 
 declare module 'fastify' {
@@ -116,6 +119,9 @@ function admissionOptions(config: Config, options: AppOptions) {
     },
     sampleIntervalMs: config.SHED_SAMPLE_INTERVAL_MS,
     retryAfterSeconds: config.SHED_RETRY_AFTER_S,
+    ...(shedding && options.storeQueue
+      ? { storeQueueSaturated: () => options.storeQueue?.takeSaturated() ?? false }
+      : {}),
     ...(options.metrics ? { onRefusal: options.metrics.observeRefusal } : {}),
   };
 }

@@ -161,7 +161,10 @@ const envSchema = z
       .default('1GB'),
     /** A query running longer is interrupted and the request answers 503. */
     QUERY_TIMEOUT_MS: positiveInt(10_000),
-    /** Requests waiting for a free store connection beyond this answer 503 at once. */
+    /**
+     * Store queries waiting for a connection at most, on either engine, queued by client in
+     * turn; past it the deepest client's newest query is refused (503 with Retry-After).
+     */
     DB_MAX_QUEUE: wholeNumber(0, 256),
     /**
      * Unpaginated lists of more than HEAVY_LIST_ROWS transactions sent at once; one more answers

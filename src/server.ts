@@ -16,6 +16,7 @@ import { watchGeneration } from './engines/postgres/watch.ts';
 import { loggerOptions } from './http/log-redaction.ts';
 import { Metrics, startMetricsServer } from './http/metrics.ts';
 import type { TlsFiles } from './http/server-options.ts';
+import { StoreQueuePressure } from './port/fair-queue.ts';
 import { type ReloadOutcome, SwappablePort } from './port/hot-swap.ts';
 import type { ReadPort } from './port/read-port.ts';
 import { WorkingSet } from './port/working-set/port.ts';
@@ -67,6 +68,7 @@ async function openDuckDb(
   metrics: Metrics | undefined,
   app: () => FastifyInstance | undefined,
   workingSet: WorkingSet,
+  queuePressure: StoreQueuePressure,
   onDamaged: () => void,
 ): Promise<Engine> {
   // Followed for the whole process: tokens change apart from the store's generations.
@@ -94,6 +96,7 @@ async function openDuckDb(
       ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
       queryTimeoutMs: config.QUERY_TIMEOUT_MS,
       maxQueue: config.DB_MAX_QUEUE,
+      queuePressure,
       ...(metrics ? { onQuery: metrics.observeQuery } : {}),
       // Once per opened file: every request then answers 503 and readiness fails until a
       // good file serves in its place (the same one once it read whole, or one published).
@@ -150,10 +153,13 @@ function openPostgres(
   metrics: Metrics | undefined,
   app: () => FastifyInstance | undefined,
   workingSet: WorkingSet,
+  queuePressure: StoreQueuePressure,
 ): Engine {
   const pool = new PgPool(config.DATABASE_URL as string, {
     poolSize: config.DB_POOL_SIZE,
     queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+    maxQueue: config.DB_MAX_QUEUE,
+    queuePressure,
     ...(metrics ? { onQuery: metrics.observeQuery } : {}),
   });
   // A warning before the app exists (at start) is said with the engine's warnings.
@@ -201,13 +207,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     maxRows: config.WORKING_SET_MAX_ROWS,
   });
   metrics?.observeWorkingSet(() => workingSet.stats());
+  // Every store queue of the process: a full one is pressure for admission's shedding.
+  const queuePressure = new StoreQueuePressure();
   const engine = config.DATABASE_URL
-    ? openPostgres(config, metrics, () => app, workingSet)
+    ? openPostgres(config, metrics, () => app, workingSet, queuePressure)
     : await openDuckDb(
         config,
         metrics,
         () => app,
         workingSet,
+        queuePressure,
         () => void store?.reload('store unreadable'),
       );
   const first = await engine.open().catch(async (error: unknown) => {
@@ -230,6 +239,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     logger: loggerOptions(config.LOG_LEVEL),
     config,
     https,
+    storeQueue: queuePressure,
     ...(metrics ? { metrics } : {}),
   });
   for (const { details, message } of engine.warnings()) app.log.warn(details, message);

@@ -16,12 +16,13 @@
  *    without one): 429 with `Retry-After`.
  * 4. The client's concurrency (CLIENT_MAX_IN_FLIGHT requests running at once): 429 with
  *    `Retry-After: 1`. One client cannot fill the store's queue for the others.
- * 5. Pressure (event-loop delay, heap, RSS; load-shedding.ts): only a heavy client, one holding
+ * 5. Pressure (event-loop delay, heap, RSS, a full store queue; load-shedding.ts): only a heavy client, one holding
  *    more than its fair share of the requests running (some running, at least as many as the
  *    mean of the clients that have some), gets 503 with `Retry-After`. A client that waits for
  *    each answer is never shed; everyone else is served.
  * 6. Admitted: the request counts against the client's rate limit (refused ones never do) and
- *    its concurrency until its response ends.
+ *    its concurrency until its response ends, and everything it does runs as its client's
+ *    (port/client-context.ts): the store's queue takes turns between clients.
  *
  * Refused requests are not logged one by one: a summary every LOG_SUMMARY_MS says how many
  * were refused, why and for which clients, and pressure is logged when it starts and ends.
@@ -29,6 +30,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import fp from 'fastify-plugin';
+import { runAsClient } from '../port/client-context.ts';
 import { sendDetail } from './fastapi/detail.ts';
 import {
   ClientLoad,
@@ -49,8 +51,10 @@ export interface AdmissionOptions {
   authFailures: number;
   /** Requests of one client running at once; 0: no bound. */
   maxInFlightPerClient: number;
-  /** Pressure thresholds; all 0: no shedding. */
+  /** Pressure thresholds; all 0 and no store queue: no shedding. */
   pressure: PressureThresholds;
+  /** The store's queue refused work or stayed full since the last call (pressure). */
+  storeQueueSaturated?: () => boolean;
   sampleIntervalMs: number;
   /** `Retry-After` on a shed request. */
   retryAfterSeconds: number;
@@ -170,15 +174,19 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
   const summary = new RefusalSummary();
   const clients = new ClientLoad();
   let pressured = false;
-  const monitor = new PressureMonitor(options.pressure, (sample) => {
-    const now = sample.crossed.length > 0;
-    if (now && !pressured) {
-      app.log.warn(describe(sample), 'under pressure: shedding the heaviest clients');
-    } else if (!now && pressured) {
-      app.log.info(describe(sample), 'pressure over: every client served again');
-    }
-    pressured = now;
-  });
+  const monitor = new PressureMonitor(
+    options.pressure,
+    (sample) => {
+      const now = sample.crossed.length > 0;
+      if (now && !pressured) {
+        app.log.warn(describe(sample), 'under pressure: shedding the heaviest clients');
+      } else if (!now && pressured) {
+        app.log.info(describe(sample), 'pressure over: every client served again');
+      }
+      pressured = now;
+    },
+    options.storeQueueSaturated ? { storeQueue: options.storeQueueSaturated } : {},
+  );
   app.decorate('admission', { monitor, clients });
 
   const limiting = options.rateLimitMax > 0;
@@ -217,8 +225,10 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
   };
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (PROBES.has(request.routeOptions.url ?? '')) return done();
     const client = clientKey(request);
+    // The rest of the request (its hooks, its handler, the store reads they start) runs as
+    // its client's, so the store's queue takes turns between clients.
+    if (PROBES.has(request.routeOptions.url ?? '')) return runAsClient(client.key, done);
 
     if (limiting && request.headers.authorization !== undefined && !request.is404) {
       const address = `ip:${request.ip}`;
@@ -289,7 +299,7 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app: FastifyInstance,
         }
       });
     }
-    done();
+    runAsClient(client.key, done);
   });
 
   if (limiting) {

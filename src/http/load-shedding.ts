@@ -3,7 +3,8 @@
  *
  * PressureMonitor samples what hurts every client at once: the event loop's delay (every
  * request waits that long before any of its code runs), the V8 heap (past its limit the
- * process dies) and the resident set (past the container's limit the kernel kills it). A loop
+ * process dies), the resident set (past the container's limit the kernel kills it) and the
+ * store's queue (full: it refused work, or stayed full, since the last sample). A loop
  * that is merely busy, answering quickly, is not pressure: event-loop utilisation alone sheds
  * a server that is busy but fast, so it only counts when SHED_MAX_EVENT_LOOP_UTILIZATION is
  * set.
@@ -40,6 +41,12 @@ export interface PressureSample {
 
 const RESOLUTION_MS = 10;
 
+/** What else than the process's own figures counts as pressure, each asked once per sample. */
+export interface PressureSignals {
+  /** The store's queue refused work or stayed full since the last sample (`storeQueue`). */
+  storeQueue?: () => boolean;
+}
+
 /** Samples the process when `measure` is called; `underPressure` is the last sample's verdict. */
 export class PressureMonitor {
   private readonly histogram: IntervalHistogram;
@@ -57,6 +64,7 @@ export class PressureMonitor {
   constructor(
     private readonly thresholds: PressureThresholds,
     private readonly onSample: (sample: PressureSample) => void = () => {},
+    private readonly signals: PressureSignals = {},
   ) {
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   }
@@ -67,7 +75,8 @@ export class PressureMonitor {
       t.maxEventLoopDelayMs > 0 ||
       t.maxEventLoopUtilization > 0 ||
       t.maxHeapUsedBytes > 0 ||
-      t.maxRssBytes > 0
+      t.maxRssBytes > 0 ||
+      this.signals.storeQueue !== undefined
     );
   }
 
@@ -116,6 +125,7 @@ export class PressureMonitor {
     if (t.maxEventLoopUtilization > 0 && eventLoopUtilization > t.maxEventLoopUtilization) {
       crossed.push('eventLoopUtilization');
     }
+    if (this.signals.storeQueue?.()) crossed.push('storeQueue');
     this.sample = {
       eventLoopDelayMs,
       eventLoopUtilization,

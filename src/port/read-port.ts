@@ -234,6 +234,17 @@ export interface StoreLifecycle {
    * replica follows its coordinator a moment later; a file is its own).
    */
   publishedSync(): Promise<PublishedSync>;
+  /**
+   * The users this port answers from memory, the most recently asked first, `limit` at most
+   * (absent: the port holds nobody in memory).
+   */
+  heldUsers?(limit: number): readonly string[];
+  /**
+   * Reads the ledgers of `userIds` into memory, one at a time in their order, until done or
+   * past `deadline` (epoch ms): a new generation readied before it serves. Resolves with the
+   * number read; a read that fails ends the warming (the user is read when asked).
+   */
+  warm?(userIds: readonly string[], deadline: number): Promise<number>;
 }
 
 /** Bearer tokens (authentication). */

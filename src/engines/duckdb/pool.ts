@@ -12,6 +12,7 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
+import { FairQueue, type ReleaseSlot, type StoreQueuePressure } from '../../port/fair-queue.ts';
 import {
   type QueryOutcome,
   StoreOverloadedError,
@@ -34,8 +35,13 @@ export interface DuckDbPoolOptions {
   maxTempSize?: string;
   /** A query running longer is interrupted and fails with StoreUnavailableError (503). */
   queryTimeoutMs?: number;
-  /** Callers waiting for a connection beyond this fail at once with StoreUnavailableError; 0: no bound. */
+  /**
+   * Queries waiting for a connection at most, queued fairly by client (port/fair-queue.ts):
+   * past it the deepest client's newest is refused with StoreUnavailableError; 0: no bound.
+   */
   maxQueue?: number;
+  /** Where the queue reports refusing work or staying full (admission's shedding). */
+  queuePressure?: StoreQueuePressure;
   /** Called after every query with its duration and outcome (metrics). */
   onQuery?: (seconds: number, outcome: QueryOutcome) => void;
   /**
@@ -51,6 +57,12 @@ interface PooledConnection {
   connection: DuckDBConnection;
   /** A prepared statement belongs to its connection, which serves one request at a time. */
   statements: Map<string, DuckDBPreparedStatement>;
+}
+
+/** A connection lent to one query, with its turn in the queue. */
+interface Lent {
+  pooled: PooledConnection;
+  release: ReleaseSlot;
 }
 
 const STRING_LIST = LIST(VARCHAR);
@@ -106,10 +118,9 @@ const OUT_OF_MEMORY = /^Out of Memory Error/;
  */
 export class DuckDbPool {
   private readonly idle: PooledConnection[];
-  private readonly waiting: Array<{
-    resolve: (pooled: PooledConnection) => void;
-    reject: (error: Error) => void;
-  }> = [];
+  /** Who gets the next free connection: one slot per connection. */
+  private readonly queue: FairQueue;
+  private readonly unwatchQueue: () => void;
   private readonly size: number;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -129,6 +140,8 @@ export class DuckDbPool {
   ) {
     this.idle = pool;
     this.size = pool.length;
+    this.queue = new FairQueue({ slots: pool.length, maxWaiting: options.maxQueue ?? 0 });
+    this.unwatchQueue = options.queuePressure?.watch(this.queue) ?? (() => {});
   }
 
   static async open(path: string, options: DuckDbPoolOptions = {}): Promise<DuckDbPool> {
@@ -171,14 +184,15 @@ export class DuckDbPool {
     const started = performance.now();
     const observe = (outcome: QueryOutcome) =>
       this.options.onQuery?.((performance.now() - started) / 1000, outcome);
-    let pooled: PooledConnection;
+    let lent: Lent;
     try {
       this.checkFile(false);
-      pooled = await this.acquire();
+      lent = await this.acquire();
     } catch (error) {
       observe('rejected');
       throw error;
     }
+    const { pooled } = lent;
     const timeoutMs = this.options.queryTimeoutMs ?? 0;
     let running = true;
     let timedOut = false;
@@ -217,7 +231,7 @@ export class DuckDbPool {
       throw error;
     } finally {
       clearTimeout(timer);
-      this.release(pooled);
+      this.release(lent);
     }
   }
 
@@ -257,7 +271,8 @@ export class DuckDbPool {
    * 3 to 4 s for the 290 MB benchmark store on one thread (docs/operations.md).
    */
   async verify(): Promise<void> {
-    const pooled = await this.acquire();
+    const lent = await this.acquire();
+    const { pooled } = lent;
     try {
       const tables = await runOn(
         pooled,
@@ -272,7 +287,7 @@ export class DuckDbPool {
       const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
       throw new StoreUnavailableError(message ?? 'store unreadable', { cause: error });
     } finally {
-      this.release(pooled);
+      this.release(lent);
     }
   }
 
@@ -324,9 +339,8 @@ export class DuckDbPool {
   close(): Promise<void> {
     if (this.closing) return this.closing;
     this.closed = true;
-    for (const waiter of this.waiting.splice(0)) {
-      waiter.reject(new StoreUnavailableError('store is closed'));
-    }
+    this.queue.close(new StoreUnavailableError('store is closed'));
+    this.unwatchQueue();
     const drained =
       this.idle.length === this.size
         ? Promise.resolve()
@@ -343,24 +357,15 @@ export class DuckDbPool {
     return this.closing;
   }
 
-  private acquire(): Promise<PooledConnection> {
-    if (this.closed) return Promise.reject(new StoreUnavailableError('store is closed'));
-    const pooled = this.idle.pop();
-    if (pooled) return Promise.resolve(pooled);
-    const maxQueue = this.options.maxQueue ?? 0;
-    if (maxQueue > 0 && this.waiting.length >= maxQueue) {
-      return Promise.reject(new StoreUnavailableError('store is saturated'));
-    }
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  /** A connection, in the current client's turn (the queue holds one slot per connection). */
+  private async acquire(): Promise<Lent> {
+    const release = await this.queue.acquire();
+    return { pooled: this.idle.pop() as PooledConnection, release };
   }
 
-  private release(pooled: PooledConnection): void {
-    const next = this.closed ? undefined : this.waiting.shift();
-    if (next) {
-      next.resolve(pooled);
-      return;
-    }
+  private release({ pooled, release }: Lent): void {
     this.idle.push(pooled);
+    release();
     if (this.closed && this.idle.length === this.size) this.drained?.();
   }
 }

@@ -6,6 +6,7 @@
  * not turned into JS numbers or Dates.
  */
 import pg from 'pg';
+import { FairQueue, type ReleaseSlot, type StoreQueuePressure } from '../../port/fair-queue.ts';
 import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
 import type { Row, SqlParam } from '../sql/statement.ts';
 
@@ -17,6 +18,13 @@ export interface PgPoolOptions {
   poolSize?: number;
   /** A statement running longer is cancelled and fails with StoreUnavailableError (503). */
   queryTimeoutMs?: number;
+  /**
+   * Statements waiting for a connection at most, queued fairly by client (port/fair-queue.ts):
+   * past it the deepest client's newest is refused with StoreUnavailableError; 0: no bound.
+   */
+  maxQueue?: number;
+  /** Where the queue reports refusing work or staying full (admission's shedding). */
+  queuePressure?: StoreQueuePressure;
   /** Called after every statement with its duration and outcome (metrics). */
   onQuery?: (seconds: number, outcome: QueryOutcome) => void;
 }
@@ -77,17 +85,32 @@ const keepsConnection = (error: unknown) => {
 
 export class PgPool {
   private readonly pool: pg.Pool;
+  /**
+   * Who gets the next connection: one slot per connection, so pg.Pool's own (unbounded, first
+   * come first served) queue never fills.
+   */
+  private readonly queue: FairQueue;
+  private readonly unwatchQueue: () => void;
 
   constructor(
     databaseUrl: string,
     private readonly options: PgPoolOptions = {},
   ) {
     const timeout = options.queryTimeoutMs ?? 0;
+    const connectTimeout = timeout > 0 ? timeout : 10_000;
+    const poolSize = options.poolSize ?? 8;
+    // A statement waits for a connection as long as it waited in pg.Pool's queue before.
+    this.queue = new FairQueue({
+      slots: poolSize,
+      maxWaiting: options.maxQueue ?? 0,
+      maxWaitMs: connectTimeout,
+    });
+    this.unwatchQueue = options.queuePressure?.watch(this.queue) ?? (() => {});
     this.pool = new pg.Pool({
       connectionString: databaseUrl,
-      max: options.poolSize ?? 8,
+      max: poolSize,
       types,
-      connectionTimeoutMillis: timeout > 0 ? timeout : 10_000,
+      connectionTimeoutMillis: connectTimeout,
       // A backend that never answers (a hung coordinator) still releases the request.
       query_timeout: timeout > 0 ? timeout + 1_000 : undefined,
       application_name: 'finance-data-api',
@@ -109,6 +132,13 @@ export class PgPool {
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
     const started = performance.now();
+    let turn: ReleaseSlot;
+    try {
+      turn = await this.queue.acquire();
+    } catch (error) {
+      this.options.onQuery?.((performance.now() - started) / 1000, 'rejected');
+      throw error;
+    }
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
@@ -134,10 +164,14 @@ export class PgPool {
         throw new StoreUnavailableError(message.split('\n', 1)[0], { cause: error });
       }
       throw error;
+    } finally {
+      turn();
     }
   }
 
   close(): Promise<void> {
+    this.queue.close(new StoreUnavailableError('store is closed'));
+    this.unwatchQueue();
     return this.pool.end();
   }
 }

@@ -75,6 +75,18 @@ export class LedgerCache<T> {
     return pending;
   }
 
+  /** The users whose ledgers `port` holds, the most recently used first, `limit` at most. */
+  heldUsers(port: number, limit: number): string[] {
+    const users: string[] = [];
+    const entries = [...this.entries];
+    for (let at = entries.length - 1; at >= 0 && users.length < limit; at--) {
+      const [key, entry] = entries[at] as [string, Entry<T>];
+      if (entry.port === port && entry.value !== null)
+        users.push(key.slice(key.indexOf('\u0000') + 1));
+    }
+    return users;
+  }
+
   /** Forgets a port's ledgers (it closed). */
   dropPort(port: number): void {
     this.closed.add(port);

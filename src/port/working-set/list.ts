@@ -91,7 +91,7 @@ export function allOf(tests: readonly RowTest[]): RowTest {
 }
 
 /** The selected rows, in list order (newest first). */
-export function matchingRows(ledger: UserLedger, { start, end, test }: Selection): Uint32Array {
+export function matchingRows({ start, end, test }: Selection): Uint32Array {
   const found = new Uint32Array(end - start);
   let count = 0;
   for (let row = start; row < end; row++) if (test(row)) found[count++] = row;
@@ -107,7 +107,7 @@ export function pageOf(
   selected: Selection,
   page: PageWindow,
 ): TransactionsPage {
-  const rows = matchingRows(ledger, selected);
+  const rows = matchingRows(selected);
   const start = Math.min(page.offset, rows.length);
   const end = page.limit === null ? rows.length : Math.min(rows.length, start + page.limit);
   const listed = rows.subarray(start, end);

@@ -78,6 +78,22 @@ export function withWorkingSet(
       await port.close();
     },
 
+    heldUsers: (limit) => set.cache.heldUsers(own, limit),
+
+    async warm(userIds, deadline) {
+      let read = 0;
+      for (const userId of userIds) {
+        if (Date.now() > deadline) break;
+        try {
+          await ledgerOf(userId);
+        } catch {
+          break;
+        }
+        read++;
+      }
+      return read;
+    },
+
     async transactions(userId, filters, page) {
       const ledger = await ledgerOf(userId);
       if (!ledger) return port.transactions(userId, filters, page);
@@ -87,8 +103,7 @@ export function withWorkingSet(
     async transactionCount(userId, filters) {
       const ledger = await ledgerOf(userId);
       if (!ledger) return port.transactionCount(userId, filters);
-      return matchingRows(ledger, selection(ledger, filters, await accountsFor(userId, filters)))
-        .length;
+      return matchingRows(selection(ledger, filters, await accountsFor(userId, filters))).length;
     },
 
     async *transactionChunks(userId, filters): AsyncGenerator<TransactionRecord[]> {
@@ -97,10 +112,7 @@ export function withWorkingSet(
         yield* port.transactionChunks(userId, filters);
         return;
       }
-      const rows = matchingRows(
-        ledger,
-        selection(ledger, filters, await accountsFor(userId, filters)),
-      );
+      const rows = matchingRows(selection(ledger, filters, await accountsFor(userId, filters)));
       for (let start = 0; start < rows.length; start += LIST_CHUNK_ROWS) {
         yield Array.from(rows.subarray(start, start + LIST_CHUNK_ROWS), (row) =>
           ledger.record(row),

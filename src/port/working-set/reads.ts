@@ -31,7 +31,7 @@ function countedRows(
 ): Uint32Array {
   const selected = selection(ledger, { ...NO_TEXT, ...scope }, accounts);
   const counted = (row: number) => ledger.has(row, LEDGER_FLAGS.counted);
-  return matchingRows(ledger, { ...selected, test: allOf([counted, selected.test]) });
+  return matchingRows({ ...selected, test: allOf([counted, selected.test]) });
 }
 
 const directionOf = (ledger: UserLedger, row: number) =>

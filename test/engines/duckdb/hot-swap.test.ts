@@ -7,17 +7,24 @@ import { copyFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
+import { openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
 import { SwappablePort } from '../../../src/port/hot-swap.ts';
-import type { ReadPort } from '../../../src/port/read-port.ts';
+import type { ReadPort, TransactionFilters } from '../../../src/port/read-port.ts';
 import { type RunningServer, startServer } from '../../../src/server.ts';
 import {
   bearer,
   configOf,
   DEMO_TODAY,
+  DEMO_USERS,
   demoStoreCopy,
   startServerProcess,
 } from '../../helpers/server.ts';
-import { DelegatingPort, makeTempDir, publishNewGeneration } from '../../helpers/store.ts';
+import {
+  DelegatingPort,
+  makeTempDir,
+  publishNewGeneration,
+  testWorkingSet,
+} from '../../helpers/store.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -120,6 +127,53 @@ describe('the store plugin pins each request to its store', () => {
     const next = await app.inject({ url: '/readyz' });
     expect(next.json()).toEqual({ status: 'ready', store_generation: 'b' });
     await app.close();
+  });
+});
+
+describe('warming a new generation', () => {
+  const everything: TransactionFilters = {
+    from: null,
+    to: null,
+    accountIds: [],
+    linkId: null,
+    categories: [],
+    direction: null,
+    minAmount: null,
+    maxAmount: null,
+    text: null,
+  };
+
+  it('reads the ledgers of the users the current one answered lately before it serves', async () => {
+    const demo = await demoStoreCopy([]);
+    const set = testWorkingSet();
+    const first = await openDuckDbPort(demo.path, { workingSet: set });
+    const [a, b, other] = DEMO_USERS as unknown as [string, string, string];
+    const page = { offset: 0, limit: 5 };
+    for (const user of [a, b]) await first.transactions(user, everything, page);
+    expect(first.heldUsers?.(10)).toEqual([b, a]);
+    await publishNewGeneration(demo.path);
+    let heldWhenSwapped: readonly string[] = [];
+    const source = new SwappablePort(first, {
+      open: () => openDuckDbPort(demo.path, { workingSet: set }),
+      log: {
+        info: () => {
+          heldWhenSwapped = source.current.heldUsers?.(10) ?? [];
+        },
+        warn() {},
+        error() {},
+      },
+    });
+    expect(await source.reload('published')).toBe('swapped');
+    const next = source.current;
+    expect(next.generation).not.toBe(first.generation);
+    // Warmed before the swap was announced (the log line comes after), nobody else.
+    expect([...heldWhenSwapped].sort()).toEqual([a, b].sort());
+    const before = set.stats();
+    for (const user of [a, b]) await next.transactions(user, everything, page);
+    expect(set.stats().misses).toBe(before.misses);
+    await next.transactions(other, everything, page);
+    expect(set.stats().misses).toBe(before.misses + 1);
+    await source.close();
   });
 });
 
