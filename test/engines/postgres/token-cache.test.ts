@@ -82,6 +82,12 @@ describe('the coordinator token cache', () => {
   it('answers a known token without a coordinator round trip', async () => {
     const tokenHash = await mint();
     expect(await lookupsFor(tokenHash, 1)).toBe(1);
+    // The mint's own notice may arrive after that lookup was cached (later on a busy machine)
+    // and rightly drop the entry once: the next lookup caches it again.
+    const started = performance.now();
+    while ((await lookupsFor(tokenHash, 1)) > 0) {
+      if (performance.now() - started > 10_000) throw new Error('the token was never cached');
+    }
     expect(await lookupsFor(tokenHash, 5)).toBe(0);
   });
 
