@@ -121,9 +121,32 @@ export function byAmountThenName<T>(amount: (item: T) => Exact, name: (item: T) 
   return (a: T, b: T): number => amount(b).cmp(amount(a)) || compareCodePoints(name(a), name(b));
 }
 
-/** A stored amount (exact decimal text) as money: two decimals. */
-export const formatMoney = (value: string | Exact): string =>
-  money(typeof value === 'string' ? exact(value) : value);
+/** Plain decimal text: a sign, digits, at most two decimals (every stored amount). */
+const PLAIN_CENTS = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
+
+/**
+ * A stored amount (exact decimal text) as money: two decimals. Text with at most two decimals
+ * needs no rounding, so it is written from its digits (a page of the list formats dozens of
+ * amounts); any other goes through the exact path.
+ */
+export function formatMoney(value: string | Exact): string {
+  if (typeof value !== 'string') return money(value);
+  const plain = PLAIN_CENTS.exec(value);
+  if (!plain) return money(exact(value));
+  const [, sign = '', whole = '', fraction = ''] = plain;
+  const units = whole.replace(/^0+(?=\d)/, '');
+  const cents = fraction.padEnd(2, '0');
+  // Only an exact zero is unsigned, as fixed() writes it.
+  if (units === '0' && cents === '00') return '0.00';
+  return `${sign}${units}.${cents}`;
+}
+
+/** `minuend - subtrahend`, two stored amounts, as money (in cents when both are plain). */
+export function formatDifference(minuend: string, subtrahend: string): string {
+  return PLAIN_CENTS.test(minuend) && PLAIN_CENTS.test(subtrahend)
+    ? centsText(centsOf(minuend) - centsOf(subtrahend))
+    : money(exact(minuend).minus(subtrahend));
+}
 
 /** Like formatMoney, but null stays null (optional columns). */
 export function formatMoneyOrNull(value: string | null | undefined): string | null {

@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   changeFrom,
   compareCodePoints,
   Exact,
+  formatDifference,
+  formatMoney,
   money,
   percent,
   rate,
@@ -23,6 +26,37 @@ describe('figures: exact decimals, half away from zero only when formatting', ()
     expect(percent(new Exact('-0.001'))).toBe('-0.00');
     expect(rate(new Exact('-0.04'))).toBe('-0.0');
     expect(rate(new Exact('0.04'))).toBe('0.0');
+  });
+  it('stored amount text is written as its exact value is, whatever its digits', () => {
+    const digits = (max: number) =>
+      fc.array(fc.constantFrom(...'0123456789'), { maxLength: max }).map((d) => d.join(''));
+    const text = fc
+      .tuple(fc.constantFrom('', '-'), digits(22), digits(4), fc.boolean())
+      .filter(([, whole, fraction]) => whole.length + fraction.length > 0)
+      .map(([sign, whole, fraction, point]) =>
+        fraction || point ? `${sign}${whole || '0'}.${fraction}` : `${sign}${whole}`,
+      )
+      .filter((value) => /^-?\d+(\.\d*)?$/.test(value) && !value.endsWith('.'));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(formatMoney(value)).toBe(money(new Exact(value)));
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const value of ['-0.00', '-0', '000', '0.5', '-007.10', '12.345', '-12.345', '1e3']) {
+      expect(formatMoney(value), value).toBe(money(new Exact(value)));
+    }
+  });
+  it('a difference of stored amounts is the exact difference, as money', () => {
+    const amount = fc
+      .tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.constantFrom(0, 1, 2, 3))
+      .map(([units, places]) => new Exact(units.toString()).dividedBy(10 ** places).toFixed());
+    fc.assert(
+      fc.property(amount, amount, (a, b) => {
+        expect(formatDifference(a, b)).toBe(money(new Exact(a).minus(b)));
+      }),
+      { numRuns: 5_000 },
+    );
   });
   it('an exact zero is unsigned, even a negative zero', () => {
     expect(percent(new Exact('-0'))).toBe('0.00');

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { foldCase } from '../../domain/case-fold.ts';
-import { Exact, exact, formatMoney } from '../../domain/money.ts';
+import { Exact, exact, formatDifference, formatMoney } from '../../domain/money.ts';
 import { SYNC_GONE } from '../../http/errors.ts';
 import { sendDetail } from '../../http/fastapi/detail.ts';
 import {
@@ -317,7 +317,7 @@ function dailyTotal(row: DailyTotalRecord): z.infer<typeof DailyTotal> {
     date: row.date,
     debits: formatMoney(row.debits),
     credits: formatMoney(row.credits),
-    net: formatMoney(exact(row.credits).minus(row.debits)),
+    net: formatDifference(row.credits, row.debits),
     count: row.count,
   };
 }
