@@ -136,7 +136,8 @@ const envSchema = z
     TODAY: isoDate.optional(),
     // Measured on 2 cores (npm run bench): 4 connections of 1 thread answer a third more
     // typical queries than of 2 threads (a second thread mostly waits on a query this small), and
-    // the heavy user reads the rollup fast enough alone; 128MB keeps the process under 512 MB.
+    // the heavy user reads the rollup fast enough alone. 128MB: 64MB measured a lower peak
+    // but refused the heavy user's finest analyses (docs/performance.md).
     DB_POOL_SIZE: positiveInt(4),
     DUCKDB_THREADS: positiveInt(1),
     DUCKDB_MEMORY_LIMIT: z
