@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
 import createClient from 'openapi-fetch';
+import { describeError, toolErrors } from './cli.ts';
 import type { paths } from './generated/api.ts';
 
 const FORMATS = ['csv', 'ndjson', 'parquet', 'json'] as const;
@@ -45,28 +46,10 @@ file is left then), 2 wrong usage.
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function fail(code: number, message: string): never {
-  process.stderr.write(`export-transactions: ${message}\n`);
-  process.exit(code);
-}
-
-/** A wrong command line or environment: what is wrong, where to read more, exit code 2. */
-function usageError(message: string): never {
-  fail(2, `${message}\nRun with --help for usage.`);
-}
-
-/** The `detail` of an error body: a string, or pydantic's list of field errors. */
-function describeError(status: number, error: unknown): string {
-  const detail = (error as { detail?: unknown } | undefined)?.detail;
-  if (typeof detail === 'string') return `${status} ${detail}`;
-  if (Array.isArray(detail)) {
-    const fields = detail.map((item: { loc?: unknown[]; msg?: string }) => {
-      return `${(item.loc ?? []).join('.')}: ${item.msg ?? ''}`;
-    });
-    return `${status} ${fields.join('; ')}`;
-  }
-  return `${status} ${JSON.stringify(error)}`;
-}
+const errors = toolErrors('export-transactions');
+// Typed where declared, so TypeScript knows a call never returns.
+const fail: (code: number, message: string) => never = errors.fail;
+const usageError: (message: string) => never = errors.usageError;
 
 /** The file name of `Content-Disposition: attachment; filename="..."` (the API's are plain). */
 function attachmentName(header: string | null): string | null {

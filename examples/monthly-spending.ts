@@ -10,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import createClient from 'openapi-fetch';
+import { describeError, toolErrors } from './cli.ts';
 import type { components, paths } from './generated/api.ts';
 
 type Period = components['schemas']['TimePeriodSpendingWithTransactionIds'];
@@ -34,28 +35,10 @@ Exit codes: 0 printed, 1 the API refused or could not be reached, 2 wrong usage.
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function fail(code: number, message: string): never {
-  process.stderr.write(`monthly-spending: ${message}\n`);
-  process.exit(code);
-}
-
-/** A wrong command line or environment: what is wrong, where to read more, exit code 2. */
-function usageError(message: string): never {
-  fail(2, `${message}\nRun with --help for usage.`);
-}
-
-/** The `detail` of an error body: a string, or pydantic's list of field errors. */
-function describeError(status: number, error: unknown): string {
-  const detail = (error as { detail?: unknown } | undefined)?.detail;
-  if (typeof detail === 'string') return `${status} ${detail}`;
-  if (Array.isArray(detail)) {
-    const fields = detail.map((item: { loc?: unknown[]; msg?: string }) => {
-      return `${(item.loc ?? []).join('.')}: ${item.msg ?? ''}`;
-    });
-    return `${status} ${fields.join('; ')}`;
-  }
-  return `${status} ${JSON.stringify(error)}`;
-}
+const errors = toolErrors('monthly-spending');
+// Typed where declared, so TypeScript knows a call never returns.
+const fail: (code: number, message: string) => never = errors.fail;
+const usageError: (message: string) => never = errors.usageError;
 
 async function main(): Promise<void> {
   let values: { start?: string; end?: string; help?: boolean };

@@ -10,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import createClient from 'openapi-fetch';
+import { describeError, toolErrors } from './cli.ts';
 import type { components, paths } from './generated/api.ts';
 
 type Stream = components['schemas']['RecurringStream'];
@@ -32,28 +33,10 @@ Environment:
 Exit codes: 0 printed, 1 the API refused or could not be reached, 2 wrong usage.
 `;
 
-function fail(code: number, message: string): never {
-  process.stderr.write(`recurring-streams: ${message}\n`);
-  process.exit(code);
-}
-
-/** A wrong command line or environment: what is wrong, where to read more, exit code 2. */
-function usageError(message: string): never {
-  fail(2, `${message}\nRun with --help for usage.`);
-}
-
-/** The `detail` of an error body: a string, or pydantic's list of field errors. */
-function describeError(status: number, error: unknown): string {
-  const detail = (error as { detail?: unknown } | undefined)?.detail;
-  if (typeof detail === 'string') return `${status} ${detail}`;
-  if (Array.isArray(detail)) {
-    const fields = detail.map((item: { loc?: unknown[]; msg?: string }) => {
-      return `${(item.loc ?? []).join('.')}: ${item.msg ?? ''}`;
-    });
-    return `${status} ${fields.join('; ')}`;
-  }
-  return `${status} ${JSON.stringify(error)}`;
-}
+const errors = toolErrors('recurring-streams');
+// Typed where declared, so TypeScript knows a call never returns.
+const fail: (code: number, message: string) => never = errors.fail;
+const usageError: (message: string) => never = errors.usageError;
 
 /** Cents of a two-decimal amount, to add exactly. */
 const cents = (amount: string) => BigInt(amount.replace('.', ''));
