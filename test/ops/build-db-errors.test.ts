@@ -202,7 +202,9 @@ describe('build-db: an empty required table is refused unless asked', () => {
     const allowed = run(['--source', emptySource, '--database', databasePath, '--allow-empty']);
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(run(['--help']).stdout).toContain('--allow-empty');
-  });
+    // Five runs of the CLI, each a Node process that loads TypeScript: a minute and more when
+    // the machine's two cores are busy.
+  }, 240_000);
 });
 
 describe('build-db: every file of the source folder is a table, or refused', () => {
