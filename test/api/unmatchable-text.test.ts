@@ -5,23 +5,12 @@
  * nothing. PostgreSQL refuses such a parameter, so the port must answer without the engine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReadPort, TransactionFilters } from '../../src/port/read-port.ts';
+import type { ReadPort } from '../../src/port/read-port.ts';
 import { DEMO_USERS } from '../../tools/demo-data/demo.ts';
 import { spendingQuery } from '../helpers/spending-query.ts';
-import { buildDemoStore, openStore } from '../helpers/store.ts';
+import { buildDemoStore, NO_FILTERS, openStore } from '../helpers/store.ts';
 
 const USER = DEMO_USERS[0] ?? '';
-const ALL: TransactionFilters = {
-  from: null,
-  to: null,
-  accountIds: [],
-  linkId: null,
-  categories: [],
-  direction: null,
-  minAmount: null,
-  maxAmount: null,
-  text: null,
-};
 const WINDOW = { start: '2000-01-01', end: '2100-12-31' };
 
 const ports: Record<string, ReadPort> = {};
@@ -40,13 +29,13 @@ describe.each(['read from the engine', 'held in the working set'])('a user %s', 
   it('a NUL-holding link, text or id matches nothing', async () => {
     const store = port();
     const [account] = await store.accounts(USER);
-    const [row] = (await store.transactions(USER, ALL, { offset: 0, limit: 1 })).rows;
+    const [row] = (await store.transactions(USER, NO_FILTERS, { offset: 0, limit: 1 })).rows;
     if (!account || !row) throw new Error('the demo user has no accounts or transactions');
     for (const filters of [
-      { ...ALL, linkId: `${account.link_id}\u0000` },
-      { ...ALL, text: '\u0000' },
-      { ...ALL, text: `${row.description.slice(0, 3)}\u0000` },
-      { ...ALL, accountIds: ['\u0000'] },
+      { ...NO_FILTERS, linkId: `${account.link_id}\u0000` },
+      { ...NO_FILTERS, text: '\u0000' },
+      { ...NO_FILTERS, text: `${row.description.slice(0, 3)}\u0000` },
+      { ...NO_FILTERS, accountIds: ['\u0000'] },
     ]) {
       const page = await store.transactions(USER, filters, { offset: 0, limit: 10 });
       expect([page.total, page.rows, page.dailyTotals], JSON.stringify(filters)).toEqual([
@@ -67,8 +56,8 @@ describe.each(['read from the engine', 'held in the working set'])('a user %s', 
     const store = port();
     const [account] = await store.accounts(USER);
     if (!account) throw new Error('the demo user has no accounts');
-    const only = { ...ALL, accountIds: [account.id] };
-    const withNul = { ...ALL, accountIds: [account.id, `${account.id}\u0000`] };
+    const only = { ...NO_FILTERS, accountIds: [account.id] };
+    const withNul = { ...NO_FILTERS, accountIds: [account.id, `${account.id}\u0000`] };
     const page = { offset: 0, limit: 50 };
     expect(await store.transactions(USER, withNul, page)).toEqual(
       await store.transactions(USER, only, page),

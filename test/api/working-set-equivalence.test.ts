@@ -29,21 +29,10 @@ import {
   buildStoreFromCsv,
   type FixtureRow,
   makeTempDir,
+  NO_FILTERS,
   openStore,
   writeCsvFixture,
 } from '../helpers/store.ts';
-
-const NO_FILTERS: TransactionFilters = {
-  from: null,
-  to: null,
-  accountIds: [],
-  linkId: null,
-  categories: [],
-  direction: null,
-  minAmount: null,
-  maxAmount: null,
-  text: null,
-};
 
 /** Amounts as the API writes them: engines may spell stored decimals differently. */
 const written = (row: TransactionRecord) => ({ ...row, amount: formatMoney(row.amount) });

@@ -101,6 +101,19 @@ export async function queryStoreFile<T = Record<string, unknown>>(
   }
 }
 
+/** Filters that keep every transaction of the user. */
+export const NO_FILTERS: TransactionFilters = {
+  from: null,
+  to: null,
+  accountIds: [],
+  linkId: null,
+  categories: [],
+  direction: null,
+  minAmount: null,
+  maxAmount: null,
+  text: null,
+};
+
 /** The working set a test port gets by default: the server's defaults. */
 export const testWorkingSet = () =>
   new WorkingSet({ maxBytes: 128 * 1024 * 1024, maxRows: 50_000 });

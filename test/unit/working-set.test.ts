@@ -5,10 +5,11 @@
  * bound is left to the engine, and a failed read is not kept.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReadPort, TransactionFilters } from '../../src/port/read-port.ts';
+import type { ReadPort } from '../../src/port/read-port.ts';
 import { LedgerCache } from '../../src/port/working-set/cache.ts';
 import { type LedgerRow, UserLedger } from '../../src/port/working-set/ledger.ts';
 import { WorkingSet, withWorkingSet } from '../../src/port/working-set/port.ts';
+import { NO_FILTERS } from '../helpers/store.ts';
 
 const row = (id: string, day: string, amount = '1.00'): LedgerRow => [
   id,
@@ -24,18 +25,6 @@ const row = (id: string, day: string, amount = '1.00'): LedgerRow => [
   null,
   16,
 ];
-
-const NO_FILTERS: TransactionFilters = {
-  from: null,
-  to: null,
-  accountIds: [],
-  linkId: null,
-  categories: [],
-  direction: null,
-  minAmount: null,
-  maxAmount: null,
-  text: null,
-};
 
 describe('the ledger cache', () => {
   it('reads a user once per port, whoever asks meanwhile', async () => {

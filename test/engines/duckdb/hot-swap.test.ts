@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
 import { SwappablePort } from '../../../src/port/hot-swap.ts';
-import type { ReadPort, TransactionFilters } from '../../../src/port/read-port.ts';
+import type { ReadPort } from '../../../src/port/read-port.ts';
 import { type RunningServer, startServer } from '../../../src/server.ts';
 import {
   bearer,
@@ -22,6 +22,7 @@ import {
 import {
   DelegatingPort,
   makeTempDir,
+  NO_FILTERS,
   publishNewGeneration,
   testWorkingSet,
 } from '../../helpers/store.ts';
@@ -131,25 +132,13 @@ describe('the store plugin pins each request to its store', () => {
 });
 
 describe('warming a new generation', () => {
-  const everything: TransactionFilters = {
-    from: null,
-    to: null,
-    accountIds: [],
-    linkId: null,
-    categories: [],
-    direction: null,
-    minAmount: null,
-    maxAmount: null,
-    text: null,
-  };
-
   it('reads the ledgers of the users the current one answered lately before it serves', async () => {
     const demo = await demoStoreCopy([]);
     const set = testWorkingSet();
     const first = await openDuckDbPort(demo.path, { workingSet: set });
     const [a, b, other] = DEMO_USERS as unknown as [string, string, string];
     const page = { offset: 0, limit: 5 };
-    for (const user of [a, b]) await first.transactions(user, everything, page);
+    for (const user of [a, b]) await first.transactions(user, NO_FILTERS, page);
     expect(first.heldUsers?.(10)).toEqual([b, a]);
     await publishNewGeneration(demo.path);
     let heldWhenSwapped: readonly string[] = [];
@@ -169,9 +158,9 @@ describe('warming a new generation', () => {
     // Warmed before the swap was announced (the log line comes after), nobody else.
     expect([...heldWhenSwapped].sort()).toEqual([a, b].sort());
     const before = set.stats();
-    for (const user of [a, b]) await next.transactions(user, everything, page);
+    for (const user of [a, b]) await next.transactions(user, NO_FILTERS, page);
     expect(set.stats().misses).toBe(before.misses);
-    await next.transactions(other, everything, page);
+    await next.transactions(other, NO_FILTERS, page);
     expect(set.stats().misses).toBe(before.misses + 1);
     await source.close();
   });

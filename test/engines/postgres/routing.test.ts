@@ -15,20 +15,9 @@ import {
   RecordingPool,
 } from '../../helpers/postgres.ts';
 import { spendingQuery } from '../../helpers/spending-query.ts';
-import { buildDemoStore } from '../../helpers/store.ts';
+import { buildDemoStore, NO_FILTERS } from '../../helpers/store.ts';
 
 const USER = 'usr_jqhzo7mn41';
-const NO_FILTERS: TransactionFilters = {
-  from: null,
-  to: null,
-  accountIds: [],
-  linkId: null,
-  categories: [],
-  direction: null,
-  minAmount: null,
-  maxAmount: null,
-  text: null,
-};
 const EVERY_FILTER: TransactionFilters = {
   from: '2025-01-01',
   to: '2026-06-30',
