@@ -26,8 +26,8 @@ import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
 import { PgPool } from '../src/engines/postgres/pool.ts';
 import { openPostgresPort } from '../src/engines/postgres/port.ts';
 import { CoordinatorTokens } from '../src/engines/postgres/tokens.ts';
-import type { SqlParam } from '../src/engines/sql/statement.ts';
 import { WorkingSet } from '../src/port/working-set/port.ts';
+import type { SqlParam } from '../src/sql/statement.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
 import {
   comparisonScenarios,

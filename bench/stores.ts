@@ -50,7 +50,7 @@ type Progress = (line: string) => void;
 
 /** Files whose content decides what the generator writes / what the builder lays out. */
 const GENERATOR_FILES = ['tools/demo-data', 'tools/fixtures.ts'];
-const BUILDER_FILES = ['src/ingest', 'src/contract', 'src/engines/sql', 'scripts/build-db.ts'];
+const BUILDER_FILES = ['src/ingest', 'src/contract', 'src/sql', 'src/files', 'scripts/build-db.ts'];
 
 async function filesUnder(path: string): Promise<string[]> {
   const info = await stat(path);

@@ -23,8 +23,8 @@ import {
   TABLES,
   type TableName,
 } from '../contract/tables.ts';
-import { investmentAccountSql } from '../engines/sql/counted.ts';
-import { sqlString } from '../engines/sql/literals.ts';
+import { investmentAccountSql } from '../sql/counted.ts';
+import { sqlString } from '../sql/literals.ts';
 import { castExpression } from './cast.ts';
 import { DERIVED_TRANSACTION_COLUMNS } from './derive.ts';
 import { enumDdl, tableDdl } from './duckdb-ddl.ts';

@@ -19,8 +19,8 @@ import {
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../contract/derived.ts';
-import { countedRowSql } from '../engines/sql/counted.ts';
-import { toPlatformSql } from '../engines/sql/platform.ts';
+import { countedRowSql } from '../sql/counted.ts';
+import { toPlatformSql } from '../sql/platform.ts';
 
 export interface DerivedColumn {
   name: string;

@@ -12,7 +12,7 @@ import {
   TABLES,
   type TableName,
 } from '../contract/tables.ts';
-import { sqlString } from '../engines/sql/literals.ts';
+import { sqlString } from '../sql/literals.ts';
 
 export function duckdbType(type: ColumnKind): string {
   switch (type.kind) {

@@ -8,7 +8,7 @@ import { access, constants, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Column, TABLE_NAMES, TABLES, type TableName } from '../contract/tables.ts';
-import { sqlIdentifier, sqlString } from '../engines/sql/literals.ts';
+import { sqlIdentifier, sqlString } from '../sql/literals.ts';
 import { MAX_CSV_RECORD_BYTES, scanCsv } from './csv-scan.ts';
 import {
   BuildInputError,

@@ -14,7 +14,7 @@ import {
   type TableName,
 } from '../contract/tables.ts';
 import { CATEGORIES } from '../domain/taxonomy.ts';
-import { sqlString } from '../engines/sql/literals.ts';
+import { sqlString } from '../sql/literals.ts';
 import { stagedTable } from './inputs.ts';
 
 const DECIMAL_DIGITS = '[0-9]{1,16}(\\.[0-9]{1,2})?';

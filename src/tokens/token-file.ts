@@ -8,6 +8,7 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type DuckDBConnection, listValue } from '@duckdb/node-api';
+import { openDatabaseFile } from '../files/database-file.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
@@ -15,7 +16,6 @@ import {
   tempPathNextTo,
   withWriteLock,
 } from '../files/publish.ts';
-import { openDatabaseFile } from '../ingest/database-file.ts';
 import { tokensPathFor } from './path.ts';
 import {
   type RevokeResult,

@@ -9,8 +9,8 @@ import { expect, inject } from 'vitest';
 import { newGeneration } from '../../src/contract/store-format.ts';
 import { PgPool } from '../../src/engines/postgres/pool.ts';
 import { configureShardServers } from '../../src/engines/postgres/topology.ts';
-import type { Row, SqlParam } from '../../src/engines/sql/statement.ts';
 import { loadGeneration } from '../../src/ingest/postgres/load.ts';
+import type { Row, SqlParam } from '../../src/sql/statement.ts';
 import { REPO_ROOT } from './server.ts';
 import { makeTempDir } from './store.ts';
 

@@ -301,10 +301,8 @@ describe("the README's layout", () => {
 describe('a named path', () => {
   it('is found in prose, code spans and comments, without the sentence around it', () => {
     expect(
-      namedPaths(
-        'see `test/unit/case-fold.test.ts`, (src/engines/sql/) and fold.ts. Also tools/cluster/.',
-      ),
-    ).toEqual(['test/unit/case-fold.test.ts', 'src/engines/sql/', 'fold.ts', 'tools/cluster/']);
+      namedPaths('see `test/unit/case-fold.test.ts`, (src/sql/) and fold.ts. Also tools/cluster/.'),
+    ).toEqual(['test/unit/case-fold.test.ts', 'src/sql/', 'fold.ts', 'tools/cluster/']);
   });
 
   it('is not a URL, a route, a variable, a package or a data file', () => {
@@ -319,7 +317,7 @@ describe('a named path', () => {
   it('resolves when it exists, from the root, the file or src/', () => {
     expect(resolves('test/unit/case-fold.test.ts', 'src/domain/case-fold.ts')).toBe(true);
     expect(resolves('tools/cluster/', 'test/setup/postgres-cluster.ts')).toBe(true);
-    expect(resolves('engines/sql/counted.ts', 'src/engines/duckdb/port.ts')).toBe(true);
+    expect(resolves('sql/counted.ts', 'src/engines/duckdb/port.ts')).toBe(true);
     expect(resolves('helpers/store.ts', 'test/api/auth.test.ts')).toBe(true);
     expect(resolves('fold.ts', 'README.md')).toBe(true);
     expect(resolves('data-contract.md', 'docs/api.md', 'link')).toBe(true);

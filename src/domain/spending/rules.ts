@@ -1,6 +1,6 @@
 /**
  * Which transactions count (the spending basis), named once. The engines hold a row to these
- * rules with one SQL predicate per dialect (engines/sql/counted.ts) and the builders apply the
+ * rules with one SQL predicate per dialect (sql/counted.ts) and the builders apply the
  * same predicate when they derive the spending rollups.
  *
  * 1. it belongs to the token's user, on an account of the user's own;

@@ -5,7 +5,7 @@ import type {
   LatestBalanceRecord,
   StoreAdapter,
 } from '../../port/read-port.ts';
-import { sqlString } from '../sql/literals.ts';
+import { sqlString } from '../../sql/literals.ts';
 import type { DuckDbPool } from './pool.ts';
 
 /** An SQL list of account types, for `type IN (...)`. */

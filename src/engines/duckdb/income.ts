@@ -1,5 +1,5 @@
 import type { IncomeReads, PayStatementRecord } from '../../port/read-port.ts';
-import { countedRowSql } from '../sql/counted.ts';
+import { countedRowSql } from '../../sql/counted.ts';
 import type { DuckDbPool } from './pool.ts';
 
 /** $1 user, $2 window start, $3 window end. */

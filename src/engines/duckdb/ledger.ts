@@ -5,7 +5,7 @@
  * faster for this read: 3.5-3.7 ms against 3.4-3.5 ms of CPU for a typical user's 1,000 rows.)
  */
 import type { LedgerReads, LedgerRow } from '../../port/working-set/ledger.ts';
-import { ledgerFlagsSql } from '../sql/counted.ts';
+import { ledgerFlagsSql } from '../../sql/counted.ts';
 import type { DuckDbPool } from './pool.ts';
 
 /** One row as a list of text, in LedgerRow's order (a DuckDB list holds one type). */

@@ -18,7 +18,7 @@ import {
   StoreOverloadedError,
   StoreUnavailableError,
 } from '../../port/read-port.ts';
-import type { Row, SqlParam } from '../sql/statement.ts';
+import type { Row, SqlParam } from '../../sql/statement.ts';
 
 /** For the spending module, which imports it from here. */
 export type { SqlParam };

@@ -6,7 +6,7 @@
  */
 import type { RawKeyDays, RecurringRow, RecurringScope } from '../../domain/recurring/model.ts';
 import type { RecurringReads } from '../../port/recurring.ts';
-import { countedRowSql } from '../sql/counted.ts';
+import { countedRowSql } from '../../sql/counted.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /**

@@ -23,7 +23,7 @@ import type {
 } from '../../domain/spending/fold.ts';
 import type { SpendingAggregates, SpendingQuery } from '../../domain/spending/model.ts';
 import { aggregateSpending, type SpendingReader, type SpendingScope } from '../../port/spending.ts';
-import { countedRowSql } from '../sql/counted.ts';
+import { countedRowSql } from '../../sql/counted.ts';
 import type { DuckDbPool, SqlParam } from './pool.ts';
 
 /**

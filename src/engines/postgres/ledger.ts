@@ -5,7 +5,7 @@
  * down), as a page's rows are.
  */
 import type { LedgerReads, LedgerRow } from '../../port/working-set/ledger.ts';
-import { ledgerFlagsSql } from '../sql/counted.ts';
+import { ledgerFlagsSql } from '../../sql/counted.ts';
 import type { PgPool } from './pool.ts';
 
 export function ledgerReads(db: PgPool, s: string): LedgerReads {

@@ -1,7 +1,7 @@
 /** The user's credit and loan accounts, with their terms and latest balances. */
 import { LIABILITY_ACCOUNT_TYPES } from '../../domain/taxonomy.ts';
 import type { LiabilityReads, LiabilityRecord } from '../../port/read-port.ts';
-import { sqlString } from '../sql/literals.ts';
+import { sqlString } from '../../sql/literals.ts';
 import { latestSql } from './balances.ts';
 import type { PgPool } from './pool.ts';
 

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { FairQueue, type ReleaseSlot, type StoreQueuePressure } from '../../port/fair-queue.ts';
 import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
-import type { Row, SqlParam } from '../sql/statement.ts';
+import type { Row, SqlParam } from '../../sql/statement.ts';
 
 /** For the spending module, which imports it from here. */
 export type { SqlParam };

@@ -19,8 +19,8 @@ import {
 } from '../../port/read-port.ts';
 import { withoutUnmatchableText } from '../../port/unmatchable.ts';
 import { type WorkingSet, withWorkingSet } from '../../port/working-set/port.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../../sql/platform.ts';
 import type { FollowedTokens } from '../../tokens/followed-tokens.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../sql/platform.ts';
 import { balanceReads } from './balances.ts';
 import { incomeReads } from './income.ts';
 import { ledgerReads } from './ledger.ts';

@@ -11,7 +11,7 @@
  */
 import type { RawKeyDays, RecurringRow, RecurringScope } from '../../domain/recurring/model.ts';
 import type { RecurringReads } from '../../port/recurring.ts';
-import { countedRowSql } from '../sql/counted.ts';
+import { countedRowSql } from '../../sql/counted.ts';
 import type { PgPool, SqlParam } from './pool.ts';
 
 /** $1 user, $2 the last day, $3 link ('' none), $4 account ids (empty: all). */

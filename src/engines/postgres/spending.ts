@@ -26,7 +26,7 @@ import type {
 } from '../../domain/spending/fold.ts';
 import type { SpendingAggregates, SpendingQuery } from '../../domain/spending/model.ts';
 import { aggregateSpending, type SpendingReader, type SpendingScope } from '../../port/spending.ts';
-import { countedRowSql } from '../sql/counted.ts';
+import { countedRowSql } from '../../sql/counted.ts';
 import type { PgPool, SqlParam } from './pool.ts';
 
 /**

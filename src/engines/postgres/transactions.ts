@@ -8,8 +8,8 @@ import {
   type TransactionReads,
   type TransactionRecord,
 } from '../../port/read-port.ts';
-import { investmentAccountSql } from '../sql/counted.ts';
-import type { SqlParam } from '../sql/statement.ts';
+import { investmentAccountSql } from '../../sql/counted.ts';
+import type { SqlParam } from '../../sql/statement.ts';
 import type { PgPool } from './pool.ts';
 
 /**

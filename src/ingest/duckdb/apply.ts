@@ -26,14 +26,15 @@ import {
   TABLE_ORDER,
   type TableName,
 } from '../../contract/tables.ts';
-import { sqlString } from '../../engines/sql/literals.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../../engines/sql/platform.ts';
+import { openDatabaseFile } from '../../files/database-file.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
 } from '../../files/publish.ts';
+import { sqlString } from '../../sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../../sql/platform.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import { publishWithTokens } from '../../tokens/token-file.ts';
 import {
@@ -45,7 +46,6 @@ import {
   removedTokens,
   type StoreReader,
 } from '../changes.ts';
-import { openDatabaseFile } from '../database-file.ts';
 import { spendingRollupUpdateSql } from '../derive.ts';
 import { seconds } from '../progress.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';

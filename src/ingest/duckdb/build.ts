@@ -17,18 +17,18 @@ import {
   TABLES,
   type TableName,
 } from '../../contract/tables.ts';
-import { sqlString } from '../../engines/sql/literals.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../../engines/sql/platform.ts';
+import { type DatabaseFile, openDatabaseFile } from '../../files/database-file.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
   tempPathNextTo,
   withWriteLock,
 } from '../../files/publish.ts';
+import { sqlString } from '../../sql/literals.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../../sql/platform.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import { adoptLegacyTokenStore, publishWithTokens } from '../../tokens/token-file.ts';
 import { castExpression } from '../cast.ts';
-import { type DatabaseFile, openDatabaseFile } from '../database-file.ts';
 import { DERIVED_TRANSACTION_COLUMNS, SPENDING_ROLLUP_SQL } from '../derive.ts';
 import { schemaDdl } from '../duckdb-ddl.ts';
 import { findInputs, type InputFile, stage, stagedTable } from '../inputs.ts';

@@ -24,7 +24,8 @@ import {
 import { newGeneration } from '../../contract/store-format.ts';
 import { CHANGE_LOG_TABLE, TABLE_KEYS, TABLES, type TableName } from '../../contract/tables.ts';
 import type { ShardServer } from '../../engines/postgres/topology.ts';
-import { sqlString } from '../../engines/sql/literals.ts';
+import { openDatabaseFile } from '../../files/database-file.ts';
+import { sqlString } from '../../sql/literals.ts';
 import type { StoredToken } from '../../tokens/store.ts';
 import {
   type ApplyResult,
@@ -36,7 +37,6 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
-import { openDatabaseFile } from '../database-file.ts';
 import { seconds } from '../progress.ts';
 import { connect, copyCsv, runAll } from './client.ts';
 import { withClusterLoad } from './lock.ts';

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { foldedColumn } from '../../contract/derived.ts';
 import { TABLES } from '../../contract/tables.ts';
-import { sqlString } from '../../engines/sql/literals.ts';
-import { toPlatformSql } from '../../engines/sql/platform.ts';
-import { openDatabaseFile } from '../database-file.ts';
+import { openDatabaseFile } from '../../files/database-file.ts';
+import { sqlString } from '../../sql/literals.ts';
+import { toPlatformSql } from '../../sql/platform.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { copyCsv } from './client.ts';
 import {

@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { STORE_FORMAT_VERSION, storeFormatProblem } from '../../contract/store-format.ts';
-import { PLATFORM_RULES_FINGERPRINT } from '../../engines/sql/platform.ts';
+import { PLATFORM_RULES_FINGERPRINT } from '../../sql/platform.ts';
 import type { StoredToken } from '../../tokens/store.ts';
 import { BuildInputError } from '../problems.ts';
 import { ServerLostError } from './client.ts';

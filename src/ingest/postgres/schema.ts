@@ -30,7 +30,7 @@ import {
   TABLES,
   type TableName,
 } from '../../contract/tables.ts';
-import { countedRowSql } from '../../engines/sql/counted.ts';
+import { countedRowSql } from '../../sql/counted.ts';
 
 /** Hash partitions per table. */
 export const BUCKETS = 16;

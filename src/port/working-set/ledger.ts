@@ -6,6 +6,8 @@
  * ones with an index per row, dates as day numbers, amounts as integer cents, flags as bits.
  * A listed row is made only when it is sent.
  */
+
+import { LEDGER_FLAGS } from '../../contract/ledger.ts';
 import { dateOf, dayNumber } from '../../domain/calendar.ts';
 import { foldCase } from '../../domain/case-fold.ts';
 import { centsOf, centsText, compareCodePoints } from '../../domain/money.ts';
@@ -42,17 +44,6 @@ export interface LedgerReads {
    */
   ledgerRows(userId: string, maxRows: number): Promise<LedgerRow[] | null>;
 }
-
-/** The bits of a row's flags, as the engines compute them. */
-export const LEDGER_FLAGS = {
-  hidden: 1,
-  internalTransfer: 2,
-  investmentAccount: 4,
-  /** A DEBIT to an investment platform (the stored `to_platform`). */
-  toPlatform: 8,
-  /** Spending rules 1-4 hold: the user's own account, not hidden, not internal, not investment. */
-  counted: 16,
-} as const;
 
 const CREDIT = 32;
 

@@ -5,6 +5,7 @@
  * ledger's `counted` flag) in the scope, summed into groups of the grain the fold asks for.
  * Nothing here decides a rule: the fold and the recurring streams' domain do, on these rows.
  */
+import { LEDGER_FLAGS } from '../../contract/ledger.ts';
 import { periodKey } from '../../domain/calendar.ts';
 import { centsOf, centsText } from '../../domain/money.ts';
 import type { RawKeyDays, RecurringRow, RecurringScope } from '../../domain/recurring/model.ts';
@@ -18,7 +19,7 @@ import {
 import type { AccountRecord } from '../read-port.ts';
 import type { RecurringReads } from '../recurring.ts';
 import type { SpendingReader, SpendingScope } from '../spending.ts';
-import { LEDGER_FLAGS, type UserLedger } from './ledger.ts';
+import type { UserLedger } from './ledger.ts';
 import { allOf, matchingRows, selection } from './list.ts';
 
 const NO_TEXT = { categories: [], direction: null, minAmount: null, maxAmount: null, text: null };

@@ -32,7 +32,7 @@ import {
   PLATFORM_RULES_FINGERPRINT,
   platformTextSql,
   toPlatformSql,
-} from '../../../src/engines/sql/platform.ts';
+} from '../../../src/sql/platform.ts';
 import {
   ALL_PLATFORM_CASES,
   type PlatformCase,

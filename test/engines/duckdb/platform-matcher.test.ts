@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVESTMENT_PLATFORMS } from '../../../src/domain/platforms.ts';
-import { namesInvestmentPlatformSql, platformTextSql } from '../../../src/engines/sql/platform.ts';
+import { namesInvestmentPlatformSql, platformTextSql } from '../../../src/sql/platform.ts';
 
 // The matcher runs in DuckDB's RE2, exactly as the spending query embeds it.
 let instance: DuckDBInstance;

@@ -3,8 +3,9 @@
  * carries its account's copied type (`account_type`, ingest/derive.ts). A row whose account is
  * missing has no type. DuckDB and PostgreSQL spell both fragments alike.
  */
-import { EXCLUDED_ACCOUNT_TYPE, EXCLUDED_FLAGS } from '../../domain/spending/rules.ts';
-import { LEDGER_FLAGS } from '../../port/working-set/ledger.ts';
+
+import { LEDGER_FLAGS } from '../contract/ledger.ts';
+import { EXCLUDED_ACCOUNT_TYPE, EXCLUDED_FLAGS } from '../domain/spending/rules.ts';
 import { sqlString } from './literals.ts';
 
 /**

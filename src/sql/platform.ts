@@ -10,7 +10,7 @@ import {
   compilePlatformMatcher,
   KEY_TEXT,
   type PlatformKey,
-} from '../../domain/platforms.ts';
+} from '../domain/platforms.ts';
 
 const literal = (pattern: string) => `'${pattern.replaceAll("'", "''")}'`;
 

@@ -7,7 +7,7 @@
  * under a fixed name, so no file name ever becomes a catalog name.
  */
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { sqlString } from '../engines/sql/literals.ts';
+import { sqlString } from '../sql/literals.ts';
 
 export interface DatabaseFile {
   conn: DuckDBConnection;
