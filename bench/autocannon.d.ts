@@ -17,7 +17,13 @@ declare module 'autocannon' {
     maxOverallRequests?: number;
     timeout?: number;
     pipelining?: number;
-    requests?: Array<RequestData & { setupRequest?: (request: RequestData) => RequestData }>;
+    requests?: Array<
+      RequestData & {
+        /** `context` is the connection's own, kept from one of its requests to the next. */
+        setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData;
+        onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+      }
+    >;
   }
 
   interface Result {

@@ -28,6 +28,7 @@ import { revalidationPlugin } from './http/revalidation.ts';
 import { securityPlugin } from './http/security.ts';
 import { serializerCompiler } from './http/serializer.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
+import { stalledReadersPlugin } from './http/stalled-readers.ts';
 import { storePlugin } from './http/store-plugin.ts';
 import type { StoreQueuePressure } from './port/fair-queue.ts';
 import type { PortSource } from './port/hot-swap.ts';
@@ -76,6 +77,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(keepAlivePlugin, { maxRequestsPerSocket: config.MAX_REQUESTS_PER_SOCKET });
+  await app.register(stalledReadersPlugin, {
+    stalledReaderMs: config.STALLED_READER_MS,
+    onCut: (socket) =>
+      app.faultLog.warn(
+        app.log,
+        'slow reader cut',
+        `the client at ${socket.remoteAddress} took no bytes for ${config.STALLED_READER_MS} ms`,
+      ),
+  });
   await app.register(compressionPlugin);
   await app.register(securityPlugin, {
     maxUrlLength: config.MAX_URL_LENGTH,
@@ -83,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (options.metrics) await app.register(options.metrics.plugin);
   await app.register(admissionPlugin, admissionOptions(config, options));
+  options.metrics?.observeAdmission(app.admission.queue);
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
   await app.register(revalidationPlugin);
@@ -111,6 +122,9 @@ function admissionOptions(config: Config, options: AppOptions) {
     rateLimitWindowMs: config.RATE_LIMIT_WINDOW,
     authFailures: config.RATE_LIMIT_AUTH_FAILURES,
     maxInFlightPerClient: config.CLIENT_MAX_IN_FLIGHT,
+    maxRunning: config.MAX_RUNNING_REQUESTS,
+    maxWaiting: config.MAX_WAITING_REQUESTS,
+    refusalDelayMs: config.REFUSAL_DELAY_MS,
     pressure: {
       maxEventLoopDelayMs: shedding ? config.SHED_MAX_EVENT_LOOP_DELAY_MS : 0,
       maxEventLoopUtilization: shedding ? config.SHED_MAX_EVENT_LOOP_UTILIZATION : 0,

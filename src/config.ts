@@ -190,6 +190,8 @@ const envSchema = z
     HEADERS_TIMEOUT_MS: positiveInt(10_000),
     CONNECTION_TIMEOUT_MS: positiveInt(60_000),
     KEEP_ALIVE_TIMEOUT_MS: positiveInt(72_000),
+    /** A connection whose client takes none of its waiting bytes this long is cut; 0: never. */
+    STALLED_READER_MS: wholeNumber(0, 30_000),
     MAX_REQUESTS_PER_SOCKET: wholeNumber(0, 1000),
     /** Open connections beyond this are dropped at once; 0: no bound. */
     MAX_CONNECTIONS: wholeNumber(0, 1024),
@@ -197,8 +199,20 @@ const envSchema = z
     MAX_URL_LENGTH: wholeNumber(64, 4096),
     MAX_PARAM_LENGTH: wholeNumber(16, 200),
 
-    /** Requests of one client (token, or address without one) running at once; 0: no bound. */
+    /**
+     * Requests of one client (token, or address without one) running or waiting their turn at
+     * once; 0: no bound.
+     */
     CLIENT_MAX_IN_FLIGHT: wholeNumber(0, 16),
+    /**
+     * Requests running at once, whoever's (0: no bound); the others wait their turn, by
+     * client (src/http/admission.ts). Measured on 2 cores: see docs/operations.md.
+     */
+    MAX_RUNNING_REQUESTS: wholeNumber(0, 8),
+    /** Requests waiting their turn at most; past it the deepest client's line gives way (429). */
+    MAX_WAITING_REQUESTS: positiveInt(1024),
+    /** How long a refusal (429, or 503 when shed) is held before it is sent; 0: at once. */
+    REFUSAL_DELAY_MS: wholeNumber(0, 1000),
     /**
      * Pressure: past any of these the heaviest clients are shed (503 + Retry-After; see
      * src/http/admission.ts); 0 turns a check off. Event-loop utilisation alone is no

@@ -9,13 +9,13 @@
  * a server that is busy but fast, so it only counts when SHED_MAX_EVENT_LOOP_UTILIZATION is
  * set.
  *
- * ClientLoad keeps, per client (token or address, rate-limit.ts), the requests it has running.
- * Under pressure only a client holding more than its fair share of the work in progress is
- * shed: one that already has requests running, at least as many as the mean of the clients
- * that have requests running. A client that waits for each answer never has one running when
- * it asks, so it is never shed, however the floods around it come and go; a client with fewer
- * requests running than the others is served while the deepest are refused. A client that
- * floods one request at a time is bounded by its rate limit, not here.
+ * Under pressure only a client holding more than its fair share of the requests in flight is
+ * shed (admission.ts, with the admission queue's counts per client: port/fair-queue.ts,
+ * isHeavy): one that already has requests running or waiting, at least as many as the mean of
+ * the clients that have some. A client that waits for each answer never has one in flight
+ * when it asks, so it is never shed, however the floods around it come and go; a client with
+ * fewer than the others is served while the deepest are refused. A client that floods one
+ * request at a time is bounded by its rate limit, not here.
  */
 import { readFileSync } from 'node:fs';
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -140,54 +140,6 @@ export class PressureMonitor {
   /** For tests: pretend a sample crossed these thresholds until the next real sample. */
   force(crossed: string[]): void {
     this.sample = { ...this.sample, crossed };
-  }
-}
-
-/**
- * Per-client requests in flight. Bounded: a client is forgotten when its last request ends, and
- * past `maxClients` clients at once a new one is not tracked (it counts as light), so a flood of
- * distinct clients cannot grow this without limit.
- */
-export class ClientLoad {
-  private readonly running = new Map<string, number>();
-  /** The sum of `running`'s values. */
-  private total = 0;
-
-  constructor(private readonly maxClients = 100_000) {}
-
-  inFlight(key: string): number {
-    return this.running.get(key) ?? 0;
-  }
-
-  /**
-   * Holds more than its fair share of the work in progress: it has requests running, at least
-   * as many as the mean of the clients that have some (so a client with fewer is never heavy).
-   */
-  isHeavy(key: string): boolean {
-    const mine = this.running.get(key) ?? 0;
-    return mine > 0 && mine * this.running.size >= this.total;
-  }
-
-  /** Counts an admitted request as running; call the returned function once it is answered. */
-  start(key: string): () => void {
-    const before = this.running.get(key);
-    if (before === undefined && this.running.size >= this.maxClients) return () => {};
-    this.running.set(key, (before ?? 0) + 1);
-    this.total++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.total--;
-      const left = (this.running.get(key) ?? 1) - 1;
-      if (left > 0) this.running.set(key, left);
-      else this.running.delete(key);
-    };
-  }
-
-  /** Clients with requests running. */
-  get size(): number {
-    return this.running.size;
   }
 }
 

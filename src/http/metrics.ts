@@ -29,7 +29,7 @@ export class Metrics {
   });
   private readonly refused = new Counter({
     name: 'http_requests_refused_total',
-    help: 'Requests refused before any work, by reason (rate_limit, auth_failures, concurrency, shed)',
+    help: 'Requests refused before any work, by reason (rate_limit, auth_failures, concurrency, queue_full, shed)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
@@ -81,6 +81,26 @@ export class Metrics {
       'Users dropped to stay within WORKING_SET_MB',
       (s) => s.evictions,
     );
+  }
+
+  /** Admission's queue (admission.ts): the requests running and those waiting their turn. */
+  observeAdmission(queue: { readonly running: number; readonly waiting: number }): void {
+    new Gauge({
+      name: 'http_requests_running',
+      help: 'Requests running now (at most MAX_RUNNING_REQUESTS)',
+      registers: [this.registry],
+      collect() {
+        this.set(queue.running);
+      },
+    });
+    new Gauge({
+      name: 'http_requests_waiting',
+      help: 'Requests waiting their turn to run now, each in its client’s line',
+      registers: [this.registry],
+      collect() {
+        this.set(queue.waiting);
+      },
+    });
   }
 
   readonly observeQuery = (seconds: number, outcome: QueryOutcome): void => {

@@ -214,10 +214,12 @@ describe('a flood of several tokens at the store (real server, loopback)', () =>
     const server = await startServerProcess({
       ...store.env,
       TODAY: DEMO_TODAY,
-      // Every flood request reaches the store (no rate limit, no concurrency bound, no answer
-      // from memory), one query at a time, behind a queue of 24 (a flooder may have 8 waiting): the queue is full throughout.
+      // Every flood request reaches the store (no rate limit, no concurrency bound, no bound
+      // on the requests running, no answer from memory), one query at a time, behind a queue
+      // of 24 (a flooder may have 8 waiting): the queue is full throughout.
       RATE_LIMIT_MAX: '0',
       CLIENT_MAX_IN_FLIGHT: '0',
+      MAX_RUNNING_REQUESTS: '0',
       WORKING_SET_MB: '0',
       RESPONSE_CACHE_MB: '0',
       DB_POOL_SIZE: '1',

@@ -63,6 +63,7 @@ export function get(url: string, headers: Record<string, string> = {}): Promise<
 export type Verdict =
   | 'ok' // 200, complete, exactly the truth
   | 'unavailable' // 503 with Retry-After and the error shape
+  | 'limited' // 429 with Retry-After and the error shape: the client past its share
   | 'cut' // a body cut short (status sent, body unfinished): the client sees an error
   | 'refused' // no answer at all (connection refused or reset before a status)
   | 'wrong' // 200 that is not the truth, or complete but not what it claims
@@ -79,6 +80,10 @@ export function judge(answer: Answer, truth: string | ((body: string) => boolean
   if (answer.status === 503) {
     const shaped = /^\{"detail":"Service Unavailable[^"]*"\}$/.test(answer.body);
     return shaped && /^\d+$/.test(answer.retryAfter ?? '') ? 'unavailable' : 'error-5xx';
+  }
+  if (answer.status === 429) {
+    const shaped = answer.body === '{"detail":"Too Many Requests"}';
+    return shaped && /^\d+$/.test(answer.retryAfter ?? '') ? 'limited' : 'other';
   }
   return answer.status >= 500 ? 'error-5xx' : 'other';
 }
@@ -108,7 +113,16 @@ export async function underLoad(
   options: { workers?: number; maxRequests?: number } = {},
 ): Promise<LoadReport> {
   const report: LoadReport = {
-    verdicts: { ok: 0, unavailable: 0, cut: 0, refused: 0, wrong: 0, 'error-5xx': 0, other: 0 },
+    verdicts: {
+      ok: 0,
+      unavailable: 0,
+      limited: 0,
+      cut: 0,
+      refused: 0,
+      wrong: 0,
+      'error-5xx': 0,
+      other: 0,
+    },
     bad: [],
     total: 0,
   };

@@ -1,4 +1,7 @@
-/** Prometheus metrics on their own port: requests, latency, store query time, generation, swaps. */
+/**
+ * Prometheus metrics on their own port: requests, latency, admission's queue, store query time,
+ * generation, swaps.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import { configOf, DEMO_TODAY, demoStoreCopy } from '../helpers/server.ts';
@@ -68,6 +71,9 @@ describe('metrics', () => {
       value(text, `store_generation_info{generation="${server.store.current.generation}"}`),
     ).toBe(1);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
+    // Admission's queue: nothing runs or waits once the answers are in.
+    expect(value(text, 'http_requests_running')).toBe(0);
+    expect(value(text, 'http_requests_waiting')).toBe(0);
   });
 
   it('follow a store swap', async () => {

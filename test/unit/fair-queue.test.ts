@@ -1,7 +1,8 @@
 /**
- * The store's queue, fair by client (src/port/fair-queue.ts): turns between clients, each
- * client's own work in order, the deepest line refused first when full, a full queue reported
- * as pressure, and the client taken from the work's context (src/port/client-context.ts).
+ * The fair queue (src/port/fair-queue.ts), the store's and admission's: a freed slot to the
+ * client using the fewest, turns between clients, each client's own work in order, the deepest
+ * line refused first when full, a full queue reported as pressure, and the client taken from
+ * the work's context (src/port/client-context.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS_CLIENT, currentClient, runAsClient } from '../../src/port/client-context.ts';
@@ -69,7 +70,8 @@ describe('the store queue', () => {
     asks.ask('polite', 'p1');
     asks.ask('other', 'o2');
     await asks.drain();
-    expect(asks.order).toEqual(['running', 'f1', 'o1', 'p1', 'f2', 'o2', 'f3', 'f4']);
+    // The flood's running work is its turn: the two others, using no slot, go first.
+    expect(asks.order).toEqual(['running', 'o1', 'p1', 'f1', 'o2', 'f2', 'f3', 'f4']);
   });
 
   it('a polite client waits for at most one turn of each other client, however deep their lines', async () => {
@@ -80,9 +82,118 @@ describe('the store queue', () => {
     }
     asks.ask('polite', 'polite');
     await asks.drain();
-    // Behind the running one: one turn each of the three flooders, then the polite client.
-    expect(asks.order.slice(0, 5)).toEqual(['running', 'f1', 'f2', 'f3', 'polite']);
+    // Behind the running one: one turn each of the two flooders using no slot, then the
+    // polite client; f1's work was running, so its next waits its turn.
+    expect(asks.order.slice(0, 5)).toEqual(['running', 'f2', 'f3', 'polite', 'f1']);
     expect(asks.order).toHaveLength(152);
+  });
+
+  it('gives a freed slot to the client using the fewest, however many slots there are', async () => {
+    const asks = new Recorder(new FairQueue({ slots: 3, maxWaiting: 0 }));
+    // The flood takes every slot while nobody else asks, and queues more.
+    for (let i = 1; i <= 6; i++) asks.ask('flood', `f${i}`);
+    asks.ask('busy', 'b1');
+    asks.ask('busy', 'b2');
+    asks.ask('polite', 'p1');
+    await settle();
+    expect(asks.order).toEqual(['f1', 'f2', 'f3']);
+    // Each freed slot goes to a client using none, in turn: busy, polite; then busy (one)
+    // before the flood (two).
+    await asks.releaseOne();
+    await asks.releaseOne();
+    expect(asks.order.slice(3)).toEqual(['b1', 'p1']);
+    // f3 ends: the flood's work all did, so it uses none, busy one: the flood's turn.
+    await asks.releaseOne();
+    expect(asks.order.slice(5)).toEqual(['f4']);
+    await asks.drain();
+    expect(asks.order.slice(6)).toEqual(['b2', 'f5', 'f6']);
+  });
+
+  it('one grant per turn of the event loop when asked to: work arriving meanwhile takes part in each choice', async () => {
+    const queue = new FairQueue({ slots: 2, maxWaiting: 0, grants: 'one-per-turn' });
+    const asks = new Recorder(queue);
+    // Even with slots free, nothing is granted before the loop's next turn...
+    for (const label of ['f1', 'f2', 'f3']) asks.ask('flood', label);
+    asks.ask('polite', 'p1');
+    expect(asks.order).toEqual([]);
+    // ...then one a turn, to the client using the fewest, in turn.
+    await settle();
+    expect(asks.order).toEqual(['f1']);
+    await settle();
+    expect(asks.order).toEqual(['f1', 'p1']);
+    await settle();
+    expect(asks.order).toEqual(['f1', 'p1']);
+    // f1 ends: the flood uses none, and its next is granted in the next turn.
+    await asks.releaseOne();
+    expect(asks.order).toEqual(['f1', 'p1', 'f2']);
+    // p1 ends, and a late client asks before the next turn: it takes part in that choice,
+    // and comes before the flood, which uses a slot.
+    const released = asks.releaseOne();
+    asks.ask('late', 'l1');
+    await released;
+    expect(asks.order).toEqual(['f1', 'p1', 'f2', 'l1']);
+    await asks.drain();
+    expect(asks.order).toEqual(['f1', 'p1', 'f2', 'l1', 'f3']);
+  });
+
+  it('forgets waiting work whose signal aborts; granted work is not taken back', async () => {
+    const queue = new FairQueue({ slots: 1, maxWaiting: 0 });
+    const asks = new Recorder(queue);
+    asks.ask('a', 'running');
+    const gone = new AbortController();
+    const abandoned = queue.acquire('b', gone.signal);
+    let settled = false;
+    abandoned.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
+    asks.ask('c', 'c1');
+    expect(queue.waitingOf('b')).toBe(1);
+    gone.abort();
+    expect(queue.waitingOf('b')).toBe(0);
+    expect(queue.waiting).toBe(1);
+    await asks.drain();
+    expect(asks.order).toEqual(['running', 'c1']);
+    expect(settled).toBe(false);
+    // Aborted once granted: nothing happens, the slot is the holder's until released.
+    const held = new AbortController();
+    const release = await queue.acquire('d', held.signal);
+    held.abort();
+    expect(queue.running).toBe(1);
+    release();
+    expect(queue.running).toBe(0);
+  });
+
+  it('counts each client’s work in flight, and calls heavy a client holding at least the mean', async () => {
+    const queue = new FairQueue({ slots: 2, maxWaiting: 0 });
+    const asks = new Recorder(queue);
+    for (let i = 0; i < 4; i++) asks.ask('flood', `f${i}`);
+    asks.ask('light', 'l1');
+    await settle();
+    expect([queue.runningOf('flood'), queue.waitingOf('flood'), queue.inFlightOf('flood')]).toEqual(
+      [2, 2, 4],
+    );
+    expect(queue.inFlightOf('light')).toBe(1);
+    expect(queue.isHeavy('flood')).toBe(true);
+    expect(queue.isHeavy('light')).toBe(false);
+    // A client with nothing in flight is never heavy.
+    expect(queue.isHeavy('polite')).toBe(false);
+    await asks.drain();
+    expect(queue.inFlightOf('flood')).toBe(0);
+  });
+
+  it('refuses with the error it is given', async () => {
+    class Full extends Error {}
+    const queue = new FairQueue({ slots: 1, maxWaiting: 1, refusal: () => new Full('full') });
+    const asks = new Recorder(queue);
+    asks.ask('a', 'running');
+    asks.ask('a', 'a1');
+    await expect(asks.ask('a', 'a2')).rejects.toBeInstanceOf(Full);
+    await asks.drain();
   });
 
   it('when full, refuses the arriving work if its client’s line is the deepest', async () => {
@@ -99,7 +210,7 @@ describe('the store queue', () => {
     expect(queue.waitingOf('a')).toBe(2);
     expect(queue.waitingOf('b')).toBe(1);
     await asks.drain();
-    expect(asks.order).toEqual(['running', 'refused a3', 'a1', 'b1', 'a2']);
+    expect(asks.order).toEqual(['running', 'refused a3', 'b1', 'a1', 'a2']);
   });
 
   it('when full, refuses the newest waiting work of the deepest client to make room for another', async () => {
@@ -118,7 +229,7 @@ describe('the store queue', () => {
     await expect(asks.ask('middle', 'm2')).rejects.toThrow('store is saturated');
     await asks.drain();
     await d1;
-    expect(asks.order).toEqual(['running', 'refused d2', 'refused m2', 'd1', 'm1', 'p1']);
+    expect(asks.order).toEqual(['running', 'refused d2', 'refused m2', 'm1', 'p1', 'd1']);
   });
 
   it('when full of one waiting work per client, refuses the arriving work rather than another client’s only one', async () => {

@@ -21,6 +21,7 @@ import {
   protectedResponses,
   validationResponse,
 } from '../../http/schemas.ts';
+import { currentClient } from '../../port/client-context.ts';
 import {
   type DailyTotalRecord,
   StoreUnavailableError,
@@ -28,6 +29,7 @@ import {
 } from '../../port/read-port.ts';
 import { resolveCategories } from '../common/categories-filter.ts';
 import { CONTENT_TYPES, NOT_ACCEPTABLE, negotiatedFormat } from './export/formats.ts';
+import { HeavyListPlaces } from './heavy-lists.ts';
 import { exportFileName, FILE_CONTENT, listBody } from './list-formats.ts';
 import { SYNC_COUNT_DEFAULT, TransactionListQuery, TransactionSyncQuery } from './query.ts';
 import {
@@ -41,16 +43,19 @@ import { type CursorState, decodeCursor, encodeCursor, syncPage } from './sync.t
 
 /**
  * An unpaginated list of more transactions than this is heavy: seconds of a core and a body of
- * tens of megabytes. At most `heavyListsMax` are sent at once (HEAVY_LISTS_MAX).
+ * tens of megabytes. At most `heavyListsMax` are sent at once (HEAVY_LISTS_MAX), shared by
+ * client (heavy-lists.ts).
  */
 export const HEAVY_LIST_ROWS = 20_000;
+
+/** `Retry-After` for a client refused a heavy list beyond its share: about one list's time. */
+const HEAVY_LIST_RETRY_AFTER_S = 10;
 
 export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number }> = async (
   app,
   options,
 ) => {
-  const heavyListsMax = options.heavyListsMax ?? 0;
-  let heavyLists = 0;
+  const heavyLists = new HeavyListPlaces(options.heavyListsMax ?? 0);
 
   app.get(
     '/v2/users/transactions',
@@ -101,18 +106,17 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
           store.transactionCount(userId, filters),
           store.accounts(userId),
         ]);
-        const heavy = total > HEAVY_LIST_ROWS && heavyListsMax > 0;
-        if (heavy && heavyLists >= heavyListsMax) {
-          throw new StoreUnavailableError(
-            `${heavyLists} lists of over ${HEAVY_LIST_ROWS} transactions are being sent already`,
-          );
+        let finished = () => {};
+        if (total > HEAVY_LIST_ROWS) {
+          const turn = heavyLists.take(currentClient());
+          if ('refused' in turn) {
+            const held = `lists of over ${HEAVY_LIST_ROWS} transactions are being sent already`;
+            if (turn.refused === 'full') throw new StoreUnavailableError(`${held} to others`);
+            reply.header('retry-after', String(HEAVY_LIST_RETRY_AFTER_S));
+            return sendDetail(reply, 429);
+          }
+          finished = turn.release;
         }
-        if (heavy) heavyLists++;
-        let done = !heavy;
-        const finished = () => {
-          if (!done) heavyLists--;
-          done = true;
-        };
         let body: Readable;
         try {
           body = await transactionListStream(
