@@ -14,7 +14,6 @@ import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import { type DuckDbPort, openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
-import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import {
   LIST_CHUNK_ROWS,
   StoreUnavailableError,
@@ -22,7 +21,6 @@ import {
   type TransactionRecord,
 } from '../../../src/port/read-port.ts';
 import { startServer } from '../../../src/server.ts';
-import { generateFixtures } from '../../../tools/demo-data/generator.ts';
 import {
   duckDbOpens,
   eventually,
@@ -51,7 +49,13 @@ import {
   type ServerProcess,
   startServerProcess,
 } from '../../helpers/server.ts';
-import { DelegatingPort, makeTempDir, mintTestToken, queryStoreFile } from '../../helpers/store.ts';
+import {
+  buildHeavyStore,
+  DelegatingPort,
+  makeTempDir,
+  mintTestToken,
+  queryStoreFile,
+} from '../../helpers/store.ts';
 
 /** Settings that keep a busy test machine from shedding the probes these tests read. */
 const QUIET = {
@@ -215,17 +219,7 @@ describe('a heavy list short of memory', () => {
   let other: string;
 
   beforeAll(async () => {
-    const source = makeTempDir('heavy-source');
-    const summary = await generateFixtures({
-      users: 2,
-      months: 12,
-      seed: 'faults',
-      outDir: source,
-      heavyUserTransactions: 40_000,
-    });
-    const path = join(makeTempDir('heavy-store'), 'finance.duckdb');
-    await buildStore({ sourceDir: source, databasePath: path });
-    const heavy = summary.heavyUserId as string;
+    const { path, heavyUserId: heavy } = await buildHeavyStore(40_000);
     token = await mintTestToken(path, heavy);
     const [first] = await queryStoreFile<{ id: string }>(
       path,
