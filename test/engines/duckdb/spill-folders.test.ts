@@ -9,6 +9,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
+import { type DatabaseFile, openDatabaseFile } from '../../../src/files/database-file.ts';
+import { DEFAULT_SPILL_BASE } from '../../../src/files/spill-folder.ts';
 import { REPO_ROOT } from '../../helpers/server.ts';
 import { buildDemoStore, buildHeavyStore, makeTempDir } from '../../helpers/store.ts';
 
@@ -21,6 +23,11 @@ const OWN_FOLDER = /^\d+-[0-9a-f]{12}$/;
 async function folderOf(pool: DuckDbPool): Promise<string> {
   const [row] = await pool.query<{ folder: string }>(FOLDER_SQL);
   return row?.folder as string;
+}
+
+async function fileFolderOf(file: DatabaseFile): Promise<string> {
+  const [row] = (await file.conn.runAndReadAll(FOLDER_SQL)).getRowObjectsJson();
+  return String(row?.folder);
 }
 
 /** `folder` is one of this process's own under `base`. */
@@ -91,6 +98,28 @@ describe('a pool', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('a file opened in memory (the token file, ingest)', () => {
+  it('read-only: spills into a folder of its own under the base, not `.tmp` in the working folder', async () => {
+    const base = makeTempDir('spill-base');
+    const files = await Promise.all([
+      openDatabaseFile(store, 'store', { readOnly: true, spillBase: base }),
+      openDatabaseFile(store, 'store', { readOnly: true }),
+    ]);
+    const [given, byDefault] = await Promise.all(files.map(fileFolderOf));
+    for (const file of files) file.close();
+    expectOwnFolder(given as string, base);
+    expectOwnFolder(byDefault as string, DEFAULT_SPILL_BASE);
+  });
+
+  it('writable: spills next to its own file (every writer writes a temp path of its own)', async () => {
+    const path = join(makeTempDir('writable'), '.finance.duckdb.build-1-0123456789ab.tmp');
+    const file = await openDatabaseFile(path, 'build');
+    const folder = await fileFolderOf(file);
+    file.close();
+    expect(folder).toBe(`${path}.tmp`);
   });
 });
 
