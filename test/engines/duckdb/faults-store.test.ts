@@ -238,12 +238,6 @@ describe('a heavy list short of memory', () => {
       DUCKDB_MAX_TEMP_SIZE: '2MB',
       DB_POOL_SIZE: '4',
       HEAVY_LISTS_MAX: '2',
-      // Every read from the engine. With the working set on, under this 24 MB limit DuckDB
-      // itself crashed (SIGSEGV) in 9 of 16 loaded runs, once after a page of garbage ids, even
-      // with its ledger read cut to two rows; with it off, in none of 10 (but once with two
-      // whole suites running at once). Not yet isolated: docs/operations.md, "Out of memory or
-      // spill space".
-      WORKING_SET_MB: '0',
     });
   }, 120_000);
   afterAll(() => stopServer(server));
