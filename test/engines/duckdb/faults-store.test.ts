@@ -65,16 +65,10 @@ const QUIET = {
   TODAY: DEMO_TODAY,
 };
 
-/**
- * Stops the server; one that has not exited 15 s after SIGTERM is killed (a server DuckDB
- * crashed can hang in its exit, spinning, and would slow the rest of the run).
- */
 async function stopServer(server: ServerProcess | undefined): Promise<void> {
   if (!server || server.child.exitCode !== null) return;
   server.child.kill('SIGTERM');
-  const killer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
   await server.exited;
-  clearTimeout(killer);
 }
 
 /** The server is still running: a fault never ends the process. */
