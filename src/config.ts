@@ -154,7 +154,10 @@ const envSchema = z
      */
     WORKING_SET_MB: wholeNumber(0, 128),
     WORKING_SET_MAX_ROWS: positiveInt(50_000),
-    /** Where DuckDB spills when a query outgrows DUCKDB_MEMORY_LIMIT (default: the OS temp folder). */
+    /**
+     * Where DuckDB spills when a query outgrows DUCKDB_MEMORY_LIMIT, each instance into a folder
+     * of its own (files/spill-folder.ts; default: the OS temp folder's finance-api-duckdb).
+     */
     DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
     DUCKDB_MAX_TEMP_SIZE: z
       .string()

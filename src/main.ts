@@ -3,9 +3,19 @@ import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
 /**
+ * A hardware fault's signals, left to the OS: a crash in native code (DuckDB's) kills the
+ * process, for its supervisor to restart. A JavaScript listener would only be told later: the
+ * signal handler returns, the faulting thread runs the instruction again and faults again,
+ * forever, and the exit the listener starts never ends, spinning a core (Node's docs on signal
+ * events, nodejs/node#8410; nodejs/node#25762).
+ */
+const FAULTS = ['SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL'] as const;
+
+/**
  * Process entry point: configuration, server, signals. SIGTERM / SIGINT close gracefully
  * (in-flight requests finish, new ones get 503 or a refused connection, the store closes),
- * exit 0; past SHUTDOWN_GRACE_MS the process exits 1. SIGHUP reopens the store file.
+ * exit 0; past SHUTDOWN_GRACE_MS the process exits 1. SIGHUP reopens the store file. A
+ * hardware fault kills the process (FAULTS).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,7 +24,7 @@ async function main(): Promise<void> {
   closeWithGrace(
     {
       delay: config.SHUTDOWN_GRACE_MS,
-      skip: ['SIGHUP'],
+      skip: ['SIGHUP', ...FAULTS],
       logger: { error: (message: string) => log.error(message) },
     },
     async ({ signal, err }) => {

@@ -75,6 +75,7 @@ async function openDuckDb(
   const tokens = await FollowedTokens.open(
     config.TOKENS_PATH ?? tokensPathFor(config.DATABASE_PATH),
     {
+      spillBase: config.DUCKDB_TEMP_DIRECTORY,
       onError: (error) =>
         app()?.log.error(
           { error: String(error) },

@@ -8,6 +8,7 @@
  */
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sqlString } from '../sql/literals.ts';
+import { newSpillFolder, removeSpillFolder } from './spill-folder.ts';
 
 export interface DatabaseFile {
   conn: DuckDBConnection;
@@ -15,20 +16,27 @@ export interface DatabaseFile {
   close(): void;
 }
 
+export interface OpenOptions {
+  readOnly?: boolean;
+  /** Where a read-only file's instance spills, into a folder of its own (spill-folder.ts). */
+  spillBase?: string;
+}
+
 /**
  * Opens the DuckDB file at `path` as the catalog `catalog`, the connection's default (unqualified
  * names resolve there). A writable file spills to `<path>.tmp`, where DuckDB would spill for
- * the file itself (and where removeDatabaseFiles looks).
+ * the file itself (and where removeDatabaseFiles looks): every writer's path is a temp path of
+ * its own. A read-only one (several may read one file at once) spills into a folder of its
+ * own: an instance in memory would spill to `.tmp` in the working folder, every instance of
+ * every process started there into the same one.
  */
 export async function openDatabaseFile(
   path: string,
   catalog: string,
-  options: { readOnly?: boolean } = {},
+  options: OpenOptions = {},
 ): Promise<DatabaseFile> {
-  const instance = await DuckDBInstance.create(
-    ':memory:',
-    options.readOnly ? {} : { temp_directory: `${path}.tmp` },
-  );
+  const spillFolder = options.readOnly ? await newSpillFolder(options.spillBase) : `${path}.tmp`;
+  const instance = await DuckDBInstance.create(':memory:', { temp_directory: spillFolder });
   let conn: DuckDBConnection | undefined;
   let open = true;
   const close = () => {
@@ -36,6 +44,7 @@ export async function openDatabaseFile(
     open = false;
     conn?.closeSync();
     instance.closeSync();
+    if (options.readOnly) removeSpillFolder(spillFolder);
   };
   try {
     conn = await instance.connect();

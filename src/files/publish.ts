@@ -97,7 +97,8 @@ export async function publishDatabaseFile(builtPath: string, target: string): Pr
 
 const LOCK_WAIT_MS = 30_000;
 
-function isAlive(pid: number): boolean {
+/** The process `pid` runs (maybe as another user's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -17,6 +17,8 @@ export interface FollowedTokensOptions {
   pollMs?: number;
   onError?: (error: unknown) => void;
   onReload?: (count: number) => void;
+  /** Where reading the file would spill (DUCKDB_TEMP_DIRECTORY); default the OS temp folder's. */
+  spillBase?: string;
 }
 
 export class FollowedTokens {
@@ -66,7 +68,7 @@ export class FollowedTokens {
     const identity = info ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
     if (identity === this.identity) return;
     try {
-      const tokens = await loadTokens(this.path);
+      const tokens = await loadTokens(this.path, this.options.spillBase);
       this.byHash = new Map(tokens.map((token) => [token.tokenHash, token]));
       this.identity = identity;
       this.options.onReload?.(tokens.length);

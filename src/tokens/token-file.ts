@@ -8,7 +8,7 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type DuckDBConnection, listValue } from '@duckdb/node-api';
-import { openDatabaseFile } from '../files/database-file.ts';
+import { type OpenOptions, openDatabaseFile } from '../files/database-file.ts';
 import {
   publishDatabaseFile,
   removeDatabaseFiles,
@@ -38,7 +38,7 @@ const ROWS_SQL = `SELECT token_hash, user_id, name, epoch_ms(created_at) AS crea
 /** Runs `work` on the token file at `path`, opened as the catalog `tokens` whatever its name. */
 async function withConnection<T>(
   path: string,
-  options: { readOnly?: boolean },
+  options: OpenOptions,
   work: (conn: DuckDBConnection) => Promise<T>,
 ): Promise<T> {
   const file = await openDatabaseFile(path, 'tokens', options);
@@ -64,14 +64,17 @@ async function readTokens(conn: DuckDBConnection): Promise<StoredToken[]> {
   }));
 }
 
-/** Every token of the store; none when the file does not exist yet. */
-export async function loadTokens(tokensPath: string): Promise<StoredToken[]> {
+/**
+ * Every token of the store; none when the file does not exist yet. `spillBase`: where the
+ * reader would spill (the server's DUCKDB_TEMP_DIRECTORY).
+ */
+export async function loadTokens(tokensPath: string, spillBase?: string): Promise<StoredToken[]> {
   const exists = await stat(tokensPath).then(
     (info) => info.isFile(),
     () => false,
   );
   if (!exists) return [];
-  return withConnection(tokensPath, { readOnly: true }, readTokens);
+  return withConnection(tokensPath, { readOnly: true, spillBase }, readTokens);
 }
 
 /** The token store's tokens; while it does not exist, those of the analytics store, if any. */

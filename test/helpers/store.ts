@@ -23,6 +23,7 @@ import { tokensPathFor } from '../../src/tokens/path.ts';
 import { mintToken } from '../../src/tokens/token-file.ts';
 import { csvField } from '../../tools/demo-data/csv-writer.ts';
 import { DEMO_DIR } from '../../tools/demo-data/demo.ts';
+import { generateFixtures } from '../../tools/demo-data/generator.ts';
 import { testEngine } from './engine.ts';
 import { createTestDatabase, loadStoreFile } from './postgres.ts';
 
@@ -47,6 +48,26 @@ export async function buildStoreFromCsv(sourceDir: string): Promise<string> {
   const databasePath = join(makeTempDir('store'), 'finance.duckdb');
   await buildStore({ sourceDir, databasePath });
   return databasePath;
+}
+
+/**
+ * A store of two generated users and a heavy one with `transactions` transactions (40,000: a
+ * sort of them outgrows a 24 MB memory limit), built in 2 to 3 s.
+ */
+export async function buildHeavyStore(
+  transactions: number,
+): Promise<{ path: string; heavyUserId: string }> {
+  const source = makeTempDir('heavy-source');
+  const summary = await generateFixtures({
+    users: 2,
+    months: 12,
+    seed: 'faults',
+    outDir: source,
+    heavyUserTransactions: transactions,
+  });
+  const path = join(makeTempDir('heavy-store'), 'finance.duckdb');
+  await buildStore({ sourceDir: source, databasePath: path });
+  return { path, heavyUserId: summary.heavyUserId as string };
 }
 
 let demoStore: Promise<string> | undefined;

@@ -1,7 +1,8 @@
 /**
  * Graceful shutdown of the real server process (the Docker image's command): on SIGTERM the
  * requests in flight finish, new ones are refused (or get 503 on a kept-alive connection),
- * the store closes and the process exits 0 well within SHUTDOWN_GRACE_MS.
+ * the store closes and the process exits 0 well within SHUTDOWN_GRACE_MS. A hardware fault's
+ * signal (src/main.ts, FAULTS) is not a shutdown: the process dies of it.
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -115,6 +116,17 @@ describe('graceful shutdown', () => {
     expect(log).toContain('shutting down: finishing in-flight requests');
     expect(log).toContain('"msg":"shut down"');
     expect(log).not.toContain(token);
+  });
+
+  it('SIGSEGV (a crash in native code) kills the process by the signal, at once: no graceful close', async () => {
+    const demo = await demoStoreCopy([]);
+    const server = await startServerProcess({ DATABASE_PATH: demo.path, TODAY: DEMO_TODAY });
+    server.child.kill('SIGSEGV');
+    const killer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
+    const exit = await server.exited;
+    clearTimeout(killer);
+    expect(exit).toEqual({ code: null, signal: 'SIGSEGV' });
+    expect(server.output()).not.toContain('shutting down');
   });
 
   it('exits 1 with a message naming the variable when the configuration is bad', async () => {

@@ -1,7 +1,5 @@
 import { type Stats, statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type DuckDBConnection,
   DuckDBInstance,
@@ -12,6 +10,7 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
+import { newSpillFolder, removeSpillFolder } from '../../files/spill-folder.ts';
 import { FairQueue, type ReleaseSlot, type StoreQueuePressure } from '../../port/fair-queue.ts';
 import {
   type QueryOutcome,
@@ -29,7 +28,10 @@ export interface DuckDbPoolOptions {
   /** DuckDB worker threads per query: 1 serves many small concurrent queries best on 2 cores. */
   threads?: number;
   memoryLimit?: string;
-  /** Where DuckDB spills past memoryLimit (the store's own folder may be read-only). */
+  /**
+   * Where DuckDB spills past memoryLimit (the store's own folder may be read-only), into a
+   * folder of the instance's own (files/spill-folder.ts); default DEFAULT_SPILL_BASE.
+   */
   tempDirectory?: string;
   /** Spill space bound, e.g. `1GB`. */
   maxTempSize?: string;
@@ -131,6 +133,8 @@ export class DuckDbPool {
 
   private constructor(
     private readonly instance: DuckDBInstance,
+    /** The instance's own spill folder, removed as it closes. */
+    private readonly spillFolder: string,
     pool: PooledConnection[],
     readonly generation: string,
     readonly path: string,
@@ -150,11 +154,12 @@ export class DuckDbPool {
     } catch {
       throw new StoreUnavailableError(`store file not found: ${path}`);
     }
+    const spillFolder = await newSpillFolder(options.tempDirectory);
     const instance = await DuckDBInstance.create(path, {
       access_mode: 'READ_ONLY',
       threads: String(options.threads ?? 1),
       memory_limit: options.memoryLimit ?? '1GB',
-      temp_directory: options.tempDirectory ?? join(tmpdir(), 'finance-api-duckdb'),
+      temp_directory: spillFolder,
       max_temp_directory_size: options.maxTempSize ?? '1GB',
       enable_external_access: 'false',
       autoload_known_extensions: 'false',
@@ -172,10 +177,11 @@ export class DuckDbPool {
       const generation = await readGeneration(pool[0] as PooledConnection);
       // Taken after DuckDB opened the file: a file published in between is another inode,
       // which later checks leave alone (the watcher reloads it).
-      return new DuckDbPool(instance, pool, generation, path, options, fileAt(path));
+      return new DuckDbPool(instance, spillFolder, pool, generation, path, options, fileAt(path));
     } catch (error) {
       for (const pooled of pool) pooled.connection.closeSync();
       instance.closeSync();
+      removeSpillFolder(spillFolder);
       throw error;
     }
   }
@@ -353,6 +359,7 @@ export class DuckDbPool {
         pooled.connection.closeSync();
       }
       this.instance.closeSync();
+      removeSpillFolder(this.spillFolder);
     });
     return this.closing;
   }

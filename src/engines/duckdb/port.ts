@@ -83,7 +83,9 @@ export async function openDuckDbPort(
     // How the spending analysis reads (the store's fastest).
     const spendingReads = await spendingReadsOf(pool);
     const sync = await syncStateOf(pool, meta);
-    followed ??= await FollowedTokens.open(tokensPathFor(path));
+    followed ??= await FollowedTokens.open(tokensPathFor(path), {
+      spillBase: poolOptions.tempDirectory,
+    });
     const fileTokens = followed;
     const port = memoizedPort({
       generation: pool.generation,

@@ -14,7 +14,6 @@ import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import { type DuckDbPort, openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
-import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import {
   LIST_CHUNK_ROWS,
   StoreUnavailableError,
@@ -22,7 +21,6 @@ import {
   type TransactionRecord,
 } from '../../../src/port/read-port.ts';
 import { startServer } from '../../../src/server.ts';
-import { generateFixtures } from '../../../tools/demo-data/generator.ts';
 import {
   duckDbOpens,
   eventually,
@@ -51,7 +49,13 @@ import {
   type ServerProcess,
   startServerProcess,
 } from '../../helpers/server.ts';
-import { DelegatingPort, makeTempDir, mintTestToken, queryStoreFile } from '../../helpers/store.ts';
+import {
+  buildHeavyStore,
+  DelegatingPort,
+  makeTempDir,
+  mintTestToken,
+  queryStoreFile,
+} from '../../helpers/store.ts';
 
 /** Settings that keep a busy test machine from shedding the probes these tests read. */
 const QUIET = {
@@ -61,16 +65,10 @@ const QUIET = {
   TODAY: DEMO_TODAY,
 };
 
-/**
- * Stops the server; one that has not exited 15 s after SIGTERM is killed (a server DuckDB
- * crashed can hang in its exit, spinning, and would slow the rest of the run).
- */
 async function stopServer(server: ServerProcess | undefined): Promise<void> {
   if (!server || server.child.exitCode !== null) return;
   server.child.kill('SIGTERM');
-  const killer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
   await server.exited;
-  clearTimeout(killer);
 }
 
 /** The server is still running: a fault never ends the process. */
@@ -215,17 +213,7 @@ describe('a heavy list short of memory', () => {
   let other: string;
 
   beforeAll(async () => {
-    const source = makeTempDir('heavy-source');
-    const summary = await generateFixtures({
-      users: 2,
-      months: 12,
-      seed: 'faults',
-      outDir: source,
-      heavyUserTransactions: 40_000,
-    });
-    const path = join(makeTempDir('heavy-store'), 'finance.duckdb');
-    await buildStore({ sourceDir: source, databasePath: path });
-    const heavy = summary.heavyUserId as string;
+    const { path, heavyUserId: heavy } = await buildHeavyStore(40_000);
     token = await mintTestToken(path, heavy);
     const [first] = await queryStoreFile<{ id: string }>(
       path,
@@ -244,12 +232,6 @@ describe('a heavy list short of memory', () => {
       DUCKDB_MAX_TEMP_SIZE: '2MB',
       DB_POOL_SIZE: '4',
       HEAVY_LISTS_MAX: '2',
-      // Every read from the engine. With the working set on, under this 24 MB limit DuckDB
-      // itself crashed (SIGSEGV) in 9 of 16 loaded runs, once after a page of garbage ids, even
-      // with its ledger read cut to two rows; with it off, in none of 10 (but once with two
-      // whole suites running at once). Not yet isolated: docs/operations.md, "Out of memory or
-      // spill space".
-      WORKING_SET_MB: '0',
     });
   }, 120_000);
   afterAll(() => stopServer(server));
