@@ -6,16 +6,13 @@
  * every place is a list refused with 503. On each engine, against the real server process.
  */
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintClusterToken } from '../../src/engines/postgres/tokens.ts';
-import { buildStore } from '../../src/ingest/duckdb/build.ts';
-import { generateFixtures } from '../../tools/demo-data/generator.ts';
 import { testEngine } from '../helpers/engine.ts';
 import { type Answer, eventually, get, judge } from '../helpers/faults.ts';
 import { createTestDatabase, loadStoreFile } from '../helpers/postgres.ts';
 import { bearer, DEMO_TODAY, type ServerProcess, startServerProcess } from '../helpers/server.ts';
-import { makeTempDir, mintTestToken, queryStoreFile } from '../helpers/store.ts';
+import { buildHeavyStore, mintTestToken, queryStoreFile } from '../helpers/store.ts';
 
 const ROWS = 25_000;
 let server: ServerProcess;
@@ -23,17 +20,7 @@ let tokens: string[];
 let truth: (body: string) => boolean;
 
 beforeAll(async () => {
-  const source = makeTempDir('heavy-lists-source');
-  const summary = await generateFixtures({
-    users: 1,
-    months: 12,
-    seed: 'heavy-lists',
-    outDir: source,
-    heavyUserTransactions: ROWS,
-  });
-  const heavy = summary.heavyUserId as string;
-  const path = join(makeTempDir('heavy-lists-store'), 'finance.duckdb');
-  await buildStore({ sourceDir: source, databasePath: path });
+  const { path, heavyUserId: heavy } = await buildHeavyStore(ROWS);
   const [{ count } = { count: 0 }] = await queryStoreFile<{ count: number }>(
     path,
     'SELECT count(*)::INTEGER AS count FROM transactions WHERE user_id = $1',

@@ -142,6 +142,10 @@ export const transactionsPlugin: FastifyPluginAsyncZod<{ heavyListsMax?: number 
         reply.raw.once('close', finished);
         markRevalidatable(request, reply);
         attach();
+        // From here the list goes at its reader's pace: it holds no running place (a slow
+        // reader would hold it for minutes); the heavy-list places and the stalled-reader cut
+        // bound it instead.
+        request.leaveRunning();
         // A stream skips the response serializer: its bytes are written to the schema's shape.
         return reply.type(CONTENT_TYPES[format]).send(body as never);
       }
