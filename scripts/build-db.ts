@@ -45,6 +45,8 @@ checks its input (same <file>:<line>: <reason> errors, nothing changes on refusa
 derived data of the users it touches is derived again; the change log records which
 transactions each user saw added, modified or removed (GET /v2/users/transactions/sync).
 Loads of one store run one at a time; servers follow the new generation by themselves.
+A change set that changes nothing (every upsert equal to the stored row, every removal
+naming a key the store does not hold: one applied twice, say) publishes nothing and says so.
 
 Options:
   --source <folder>    folder with the input files (a full build)
@@ -106,21 +108,24 @@ await runCli('build-db', async () => {
   const onProgress = (line: string) => process.stderr.write(`${line}\n`);
   try {
     if (changes) {
-      if (target) {
-        await applyPostgresChanges({
-          changesDir: sourceDir,
-          databaseUrl: databasePath,
-          keepLog,
-          onProgress,
-        });
-      } else {
-        await applyChanges({
-          changesDir: sourceDir,
-          databasePath,
-          tokensPath: args.tokens ?? tokensPathFromEnv(databasePath),
-          keepLog,
-          onProgress,
-        });
+      const result = target
+        ? await applyPostgresChanges({
+            changesDir: sourceDir,
+            databaseUrl: databasePath,
+            keepLog,
+            onProgress,
+          })
+        : await applyChanges({
+            changesDir: sourceDir,
+            databasePath,
+            tokensPath: args.tokens ?? tokensPathFromEnv(databasePath),
+            keepLog,
+            onProgress,
+          });
+      if (!result.published) {
+        process.stderr.write(
+          `build-db: the change set changes nothing: generation ${result.generation} still serves, nothing was published\n`,
+        );
       }
       return;
     }

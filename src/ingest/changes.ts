@@ -245,13 +245,22 @@ export interface ChangeSummary {
   removed: Record<TableName, number>;
   /** The change log's entries: transactions added, modified, removed, over how many users. */
   log: { added: number; modified: number; removed: number; users: number };
+  /**
+   * Whether applying it changes anything in the store (changesSomething, below). When not,
+   * nothing is published: a new generation would change no answer and cost every server its
+   * working set.
+   */
+  changesStore: boolean;
 }
 
 /** What applying a change set to either engine returns. */
 export interface ApplyResult {
+  /** The generation published, or the one still serving when nothing was. */
   generation: string;
-  /** The change set's number in its lineage (the full build is 0). */
+  /** The change set's number in its lineage (the full build is 0); unchanged when unpublished. */
   seq: number;
+  /** False when the change set changes nothing: no generation, no change log entry. */
+  published: boolean;
   summary: ChangeSummary;
 }
 
@@ -259,12 +268,15 @@ export interface ApplyResult {
  * Stages, reads, checks and derives a change set in the scratch database of `conn` (with a
  * `staging` database attached). Throws BuildInputError, naming `file:line: reason`, when the
  * store it would leave breaks the contract; otherwise leaves the delta in `delta.*`.
+ * `tokenStore` names a table holding the token store's rows (at least those of the hashes the
+ * change set names), or is undefined when there is no token store yet.
  */
 export async function planChangeSet(
   conn: DuckDBConnection,
   inputs: ChangeInputs,
   reader: StoreReader,
   progress: (line: string) => void,
+  tokenStore: string | undefined,
 ): Promise<ChangeSummary> {
   const upserted = await stage(conn, inputs.upserts, progress, {
     table: stagedTable,
@@ -316,7 +328,43 @@ export async function planChangeSet(
       removed: Number(log?.removed ?? 0),
       users: Number(log?.users ?? 0),
     },
+    changesStore: await changesSomething(conn, tokenStore),
   };
+}
+
+/**
+ * Whether the planned delta changes anything: a table's rows the change set removes or
+ * replaces (derived columns included) differ from the rows it writes, or the token store would
+ * change. Tokens are judged by the token store, as they are merged into it: an upserted hash
+ * changes it when it is new there, or revoked in the change set and not there; a removed hash
+ * when the token store holds it unrevoked. Equal rows leave the rollups and the change log as
+ * they are, since both are derived from the rows.
+ */
+async function changesSomething(
+  conn: DuckDBConnection,
+  tokenStore: string | undefined,
+): Promise<boolean> {
+  const tokens =
+    tokenStore ?? '(SELECT NULL::VARCHAR AS token_hash, NULL::TIMESTAMP AS revoked_at LIMIT 0)';
+  const differ = TABLE_NAMES.filter((table) => table !== 'access_tokens').map((table) => {
+    const columns = [
+      ...TABLES[table].columns.map((column) => column.name),
+      ...(table === 'transactions' ? DERIVED_TRANSACTION_COLUMNS.map((column) => column.name) : []),
+    ].join(', ');
+    const gone = `SELECT ${columns} FROM delta.gone_${table}`;
+    const written = `SELECT ${columns} FROM delta.new_${table}`;
+    return `EXISTS (${gone} EXCEPT ALL ${written}) OR EXISTS (${written} EXCEPT ALL ${gone})`;
+  });
+  differ.push(
+    `EXISTS (SELECT 1 FROM delta.new_access_tokens n LEFT JOIN ${tokens} t ON t.token_hash = n.token_hash
+       WHERE t.token_hash IS NULL OR (t.revoked_at IS NULL AND n.revoked_at IS NOT NULL))`,
+    `EXISTS (SELECT 1 FROM ${deletedTable('access_tokens')} d JOIN ${tokens} t ON t.token_hash = d.token_hash
+       WHERE t.revoked_at IS NULL)`,
+  );
+  const [row] = (
+    await conn.runAndReadAll(`SELECT ${differ.map((part) => `(${part})`).join(' OR ')} AS changes`)
+  ).getRowObjectsJson();
+  return row?.changes === true;
 }
 
 /** What the change files hold wrong on their own: bad values, keys both upserted and removed. */

@@ -350,6 +350,40 @@ describe('GET /v2/users/transactions/sync', () => {
     }
   }, 240_000);
 
+  it('a change set that changes nothing publishes nothing: the generation and cursors stay', async () => {
+    const files = changeSetFiles(model, [
+      { kind: 'modify', pick: 1, cents: 3131, category: 2 },
+      { kind: 'add', user: 0, day: 9, account: 'chk', cents: 2468, category: 1 },
+      { kind: 'remove', pick: 2 },
+      { kind: 'flipAccount', user: 0 },
+    ]);
+    expect(await store.apply(files)).toBe(true);
+    const published = store.store.current.generation;
+    const { cursor } = await syncAll(null, 100);
+    // The same change set again; unchanged rows and removals of keys the store does not hold.
+    expect(await store.apply(files)).toBe(false);
+    const unchanged = changeSetFiles(model, [
+      { kind: 'same', pick: 0 },
+      { kind: 'same', pick: 5 },
+      { kind: 'removeMissing' },
+    ]);
+    expect(await store.apply(unchanged)).toBe(false);
+    // Nothing new was published where servers look, and the cursor sees nothing new.
+    expect(await store.store.reload('test: after change sets that change nothing')).toBe(
+      'unchanged',
+    );
+    expect(store.store.current.generation).toBe(published);
+    const page = await syncPage(cursor);
+    expect(page).toEqual({
+      added: [],
+      modified: [],
+      removed: [],
+      next_cursor: cursor,
+      has_more: false,
+    });
+    expect((await get('/v2/users/transactions')).headers['x-store-generation']).toBe(published);
+  }, 240_000);
+
   it('answers 422 on a cursor that is not ours: edited, truncated, another user’s', async () => {
     const { next_cursor: cursor } = await syncPage(null);
     const other = (await syncPage(null, undefined, 'usr_b')).next_cursor;

@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.ts';
 import { createClock } from '../../src/clock.ts';
 import { openDuckDbPort } from '../../src/engines/duckdb/port.ts';
 import { openPostgresPort } from '../../src/engines/postgres/port.ts';
-import type { LogSpan } from '../../src/ingest/changes.ts';
+import type { ApplyResult, LogSpan } from '../../src/ingest/changes.ts';
 import { applyChanges } from '../../src/ingest/duckdb/apply.ts';
 import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import { applyPostgresChanges, buildPostgresStore } from '../../src/ingest/postgres/build.ts';
@@ -34,8 +34,11 @@ export interface ChangingStore {
   store: SwappablePort;
   /** Where build-db writes (a DuckDB file, or the cluster database's URL). */
   target: string;
-  /** Applies a change set and waits until the app serves the new generation. */
-  apply(files: ChangeSetFiles, keepLog?: LogSpan): Promise<void>;
+  /**
+   * Applies a change set and waits until the app serves the new generation; resolves with
+   * whether one was published (a change set that changes nothing publishes none).
+   */
+  apply(files: ChangeSetFiles, keepLog?: LogSpan): Promise<boolean>;
   /** Writes a change set folder (for the CLI). */
   write(files: ChangeSetFiles): Promise<string>;
   /** Bearer headers of a user of the first store. */
@@ -71,7 +74,7 @@ export async function openChangingStore(
     minted.set(userId, await mintTestToken(databasePath, userId));
   }
   let open: () => Promise<ReadPort>;
-  let applyTo: (changesDir: string, keepLog?: LogSpan) => Promise<unknown>;
+  let applyTo: (changesDir: string, keepLog?: LogSpan) => Promise<ApplyResult>;
   let target = databasePath;
   let tokens: FollowedTokens | undefined;
   if (testEngine() === 'postgres') {
@@ -96,9 +99,11 @@ export async function openChangingStore(
     target,
     write: writeChangeSet,
     async apply(files, keepLog) {
-      await applyTo(await writeChangeSet(files), keepLog);
+      const result = await applyTo(await writeChangeSet(files), keepLog);
+      if (!result.published) return false;
       const outcome = await store.reload('change set applied');
       if (outcome !== 'swapped') throw new Error(`the new generation was not served: ${outcome}`);
+      return true;
     },
     headers(userId) {
       const token = minted.get(userId);

@@ -8,7 +8,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import {
   chmod,
   chown,
@@ -518,6 +518,53 @@ export async function removeCluster(
     if (layout.dataRoot) await rm(layout.dataRoot, { recursive: true, force: true });
   }
   await rm(resolve(dir), { recursive: true, force: true });
+}
+
+/**
+ * Stops the cluster in `dir` at once and deletes it, synchronously: for a process's 'exit'
+ * handler, where nothing asynchronous runs (a test run ended by a signal). Each server gets
+ * SIGQUIT, PostgreSQL's immediate shutdown (no checkpoint: the data are deleted next), once its
+ * postmaster.pid names a process that is that server (its command line names its data folder;
+ * a pid left by a crash may since belong to another program). Instances not yet started, or a
+ * folder without a cluster, are simply deleted.
+ */
+export function removeClusterNow(dir: string): void {
+  const root = resolve(dir);
+  let layout: ClusterFile | undefined;
+  try {
+    layout = JSON.parse(readFileSync(join(root, 'cluster.json'), 'utf8')) as ClusterFile;
+  } catch {
+    layout = undefined;
+  }
+  const postmasters: number[] = [];
+  for (const name of layout ? instanceNames(layout.shards) : []) {
+    const dataDir = join(layout?.dataRoot ?? root, name);
+    try {
+      const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (command[command.indexOf('-D') + 1] !== dataDir) continue;
+      process.kill(pid, 'SIGQUIT');
+      postmasters.push(pid);
+    } catch {
+      // Not started, or gone already.
+    }
+  }
+  // Until they are gone (a server still running would write into the folder being deleted).
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 10_000;
+  while (postmasters.some(isAlive) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+  if (layout?.dataRoot) rmSync(layout.dataRoot, { recursive: true, force: true, maxRetries: 3 });
+  rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** Whether `pid` runs: it exists and is no zombie (an exited server its parent has not reaped). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 export interface InstanceStatus {

@@ -110,7 +110,7 @@ export const FILE_CONTENT = {
     schema: {
       type: 'string',
       description: fileDescription(
-        `RFC 4180 CSV in UTF-8, CRLF line ends: a header row \`${TRANSACTION_COLUMNS.map((column) => column.name).join(',')}\`, then one row per transaction, newest first. Values as in the JSON list (money as decimal text, dates YYYY-MM-DD, booleans true/false); null is an empty cell, the empty string a quoted one; a text cell beginning with =, +, -, @, a tab or a carriage return is written with a leading apostrophe (formula guard).`,
+        `RFC 4180 CSV in UTF-8, CRLF line ends: a header row \`${TRANSACTION_COLUMNS.map((column) => column.name).join(',')}\`, then one row per transaction, newest first. Values as in the JSON list (money as decimal text, dates YYYY-MM-DD, booleans true/false); null is an empty cell, the empty string a quoted one; formula guard: a text cell that begins with an apostrophe, or like a formula (=, +, -, @, their full-width and other compatibility forms, a tab or a carriage return) after any white space, control or invisible characters, is written with a leading apostrophe; remove one leading apostrophe from a cell that has one to get the stored text back.`,
       ),
     },
   },

@@ -189,7 +189,9 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
     throw new Error(`store not found: ${target} (build it first with --source)`);
   }
   const span = options.keepLog ?? DEFAULT_LOG_SPAN;
-  const result = await withWriteLock(target, async () => {
+  const tokensPath = options.tokensPath ?? tokensPathFor(target);
+  const changesTokens = inputs.upserts.has('access_tokens') || inputs.deletes.has('access_tokens');
+  const result = await withWriteLock(target, async (): Promise<ApplyResult> => {
     // A killed apply leaves a copy of the store beside it: the size of the store.
     await removeInterruptedBuilds(target, progress);
     const scratchPath = tempPathNextTo(target, 'changes');
@@ -202,8 +204,21 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
       await conn.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
       await conn.run(`ATTACH ${sqlString(target)} AS store (READ_ONLY)`);
       const state = await readState(conn, 'store');
-      const summary = await planChangeSet(conn, inputs, duckdbReader('store'), progress);
+      // Whether the change set's tokens change anything is judged by the token store.
+      const tokenStore = changesTokens && (await stat(tokensPath).catch(() => undefined))?.isFile();
+      if (tokenStore) await conn.run(`ATTACH ${sqlString(tokensPath)} AS tokens (READ_ONLY)`);
+      const summary = await planChangeSet(
+        conn,
+        inputs,
+        duckdbReader('store'),
+        progress,
+        tokenStore ? 'tokens.access_tokens' : undefined,
+      );
       await conn.run('DETACH store');
+      if (tokenStore) await conn.run('DETACH tokens');
+      if (!summary.changesStore) {
+        return { generation: state.generation, seq: state.seq, published: false, summary };
+      }
 
       let step = performance.now();
       // A copy-on-write clone where the file system offers one, else a copy.
@@ -225,10 +240,9 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
       const revoke = await removedTokens(conn);
       scratch.close();
       const publish = () => publishDatabaseFile(copyPath, target);
-      if (inputs.upserts.has('access_tokens') || inputs.deletes.has('access_tokens')) {
+      if (changesTokens) {
         // The change set's access_tokens go to the token store, published with the store:
         // upserts join it as a build's do, removals revoke (token-file.ts).
-        const tokensPath = options.tokensPath ?? tokensPathFor(target);
         const tokens = await publishWithTokens(
           tokensPath,
           { importFrom: inputs.upserts.has('access_tokens') ? copyPath : undefined, revoke },
@@ -243,12 +257,13 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplyResult> 
       progress(
         `published generation ${generation}: change set ${state.seq + 1} of lineage ${state.lineage}; the change log covers change sets after ${floor}`,
       );
-      return { generation, seq: state.seq + 1, summary };
+      return { generation, seq: state.seq + 1, published: true, summary };
     } finally {
       scratch.close();
       await Promise.all([scratchPath, stagingPath, copyPath].map(removeDatabaseFiles));
     }
   });
+  if (!result.published) return result;
   const { added, modified, removed, users } = result.summary.log;
   progress(
     `applied ${changesDir} to ${target} in ${seconds(started)}: transactions ${added} added, ${modified} modified, ${removed} removed, over ${users} users`,

@@ -76,6 +76,7 @@ export async function applyPostgresChanges(options: PostgresApplyOptions): Promi
       scratchDir: scratch,
       onProgress: options.onProgress,
     });
+    if (!result.published) return result;
     const { added, modified, removed, users } = result.summary.log;
     options.onProgress?.(
       `applied ${changesDir} to the cluster in ${seconds(started)}: transactions ${added} added, ${modified} modified, ${removed} removed, over ${users} users`,

@@ -31,6 +31,7 @@ import {
   type ApplyResult,
   type ChangeInputs,
   type Condition,
+  currentTable,
   type LogSpan,
   planChangeSet,
   removedTokens,
@@ -341,7 +342,12 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
           options.inputs,
           clusterReader(coordinator, state, options.scratchDir),
           progress,
+          // The stored tokens read are the coordinator's token table's.
+          currentTable('access_tokens'),
         );
+        if (!summary.changesStore) {
+          return { generation: state.generation, seq: state.seq, published: false, summary };
+        }
         const started = performance.now();
         const seq = state.seq + 1;
         const generation = newGeneration();
@@ -375,7 +381,7 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
         await dropOldGenerations(coordinator, shards, progress).catch((error: unknown) =>
           progress(afterPublication(generation, error)),
         );
-        return { generation, seq, summary };
+        return { generation, seq, published: true, summary };
       } finally {
         scratch.close();
       }

@@ -6,7 +6,8 @@
  * serving and the next one succeeds; the CLI's usage, help and exit codes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -684,6 +685,102 @@ describe('any store file name', () => {
       ]);
       expect((await readdir(dir)).sort()).toEqual([store, tokensName].sort());
     },
+  );
+});
+
+describe('a change set that changes nothing publishes nothing', () => {
+  /** What a change set that publishes nothing must leave as it is: the files, their bytes. */
+  const files = async (paths: string[]) =>
+    Promise.all(
+      paths.map(async (path) => {
+        const info = await stat(path);
+        const sha256 = createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex');
+        return { path, ino: info.ino, mtimeMs: info.mtimeMs, sha256 };
+      }),
+    );
+
+  it(
+    'applied twice, the second time: the same generation, no change set entry, files untouched',
+    async () => {
+      const store = await copyOfBase();
+      const changesDir = await writeChangeSet(EVERYTHING);
+      const first = await applyChanges({ changesDir, databasePath: store });
+      expect([first.published, first.seq]).toEqual([true, 1]);
+      const before = await files([store]);
+      const again = await applyChanges({ changesDir, databasePath: store });
+      expect(again).toMatchObject({ published: false, generation: first.generation, seq: 1 });
+      expect(again.summary.changesStore).toBe(false);
+      expect(await files([store])).toEqual(before);
+      expect(await meta(store)).toMatchObject({ generation: first.generation, seq: 1 });
+      const sets = await queryStoreFile(store, 'SELECT count(*)::INTEGER AS n FROM change_sets');
+      expect(sets).toEqual([{ n: 1 }]);
+      expect(await readdir(dirname(store))).toEqual(['finance.duckdb']);
+    },
+    SLOW,
+  );
+
+  it(
+    'tokens count by the token store: a repeated revocation or upsert changes nothing, a new one does',
+    async () => {
+      const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+      await buildStore({ sourceDir: await smallSource(), databasePath });
+      const tokensPath = tokensPathFor(databasePath);
+      expect(
+        (await applyChanges({ changesDir: await writeChangeSet(WITH_TOKENS), databasePath }))
+          .published,
+      ).toBe(true);
+      const before = await files([databasePath, tokensPath]);
+      for (const change of [
+        WITH_TOKENS,
+        // Revoking a revoked token, or one the store never held, changes nothing.
+        { deletes: { access_tokens: [{ token_hash: TOKEN_A }, { token_hash: 'c'.repeat(64) }] } },
+        // A known hash keeps its row: other details in an upsert change nothing.
+        {
+          upserts: {
+            access_tokens: [{ ...token(TOKEN_B, '2024-01-02T00:00:00Z'), name: 'renamed' }],
+          },
+        },
+      ]) {
+        const result = await applyChanges({
+          changesDir: await writeChangeSet(change),
+          databasePath,
+        });
+        expect(result.published, JSON.stringify(change)).toBe(false);
+      }
+      expect(await files([databasePath, tokensPath])).toEqual(before);
+      // Revoking a token still in force does change it.
+      const revoke = await applyChanges({
+        changesDir: await writeChangeSet({ deletes: { access_tokens: [{ token_hash: TOKEN_B }] } }),
+        databasePath,
+      });
+      expect([revoke.published, revoke.seq]).toEqual([true, 2]);
+      expect((await loadTokens(tokensPath)).every((stored) => stored.revokedAtMs !== null)).toBe(
+        true,
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    'the CLI says so in one line and exits 0',
+    async () => {
+      const databasePath = join(makeTempDir('store'), 'finance.duckdb');
+      await buildStore({ sourceDir: await smallSource(), databasePath });
+      const changesDir = await writeChangeSet({ upserts: { transactions: [transaction('t1')] } });
+      const generation = (await meta(databasePath))?.generation;
+      const run = spawnSync(TSX, [BUILD_DB, '--changes', changesDir, '--database', databasePath], {
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        `build-db: the change set changes nothing: generation ${generation} still serves, nothing was published\n`,
+      );
+      expect(run.stderr).not.toContain('published generation');
+      expect((await meta(databasePath))?.generation).toBe(generation);
+    },
+    SLOW,
   );
 });
 

@@ -7,9 +7,11 @@
  */
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/tokens/token.ts';
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
+import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
 import { createTestDatabase, runTool } from '../../helpers/postgres.ts';
 import {
   bearer,
@@ -43,6 +45,17 @@ async function refusedWithinASecond(server: ServerProcess, path: string, token: 
     status = (await get(server, path, token)).status;
   }
   return status;
+}
+
+/** Rows of a query on the coordinator's database. */
+async function coordinatorRows(sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 async function generationOf(server: ServerProcess): Promise<string> {
@@ -188,6 +201,67 @@ describe('publishing a new generation', () => {
       );
       expect(first?.status).toBe(200);
       expect(stable(second?.text ?? '')).toBe(stable(first?.text ?? ''));
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'a change set that changes nothing publishes nothing: no change set entry, replicas keep their generation',
+    async () => {
+      const upstream = generateToken();
+      const changes = async (files: ChangeSetFiles) =>
+        runTool('build-db', ['--changes', await writeChangeSet(files), '--database', databaseUrl]);
+      const adds: ChangeSetFiles = {
+        upserts: {
+          transactions: [
+            {
+              id: 'txn_twice',
+              user_id: DEMO_USERS[0],
+              account_id: 'acc_mp5j4s9lxtbf2n',
+              transacted_at: '2026-11-19',
+              amount: '7.00',
+              direction: 'DEBIT',
+              description: 'APPLIED TWICE',
+              category: 'Other',
+            },
+          ],
+          access_tokens: [
+            {
+              token_hash: hashToken(upstream),
+              user_id: DEMO_USERS[2],
+              name: 'upstream',
+              created_at: '2026-01-01T00:00:00Z',
+            },
+          ],
+        },
+        deletes: { transactions: [{ id: 'txn_never_there' }] },
+      };
+      const revokes: ChangeSetFiles = {
+        deletes: { access_tokens: [{ token_hash: hashToken(upstream) }] },
+      };
+      for (const files of [adds, revokes]) {
+        const applied = await changes(files);
+        expect(applied.code, applied.stderr).toBe(0);
+        const published = /published generation ([0-9a-f]{16})/.exec(applied.stderr)?.[1];
+        expect(published).toBeDefined();
+        const state = async () => ({
+          meta: await coordinatorRows('SELECT generation, seq FROM public.store_meta'),
+          changeSets: await coordinatorRows(
+            'SELECT seq, generation FROM public.change_sets ORDER BY seq',
+          ),
+        });
+        const before = await state();
+        const again = await changes(files);
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stderr).toContain(
+          `build-db: the change set changes nothing: generation ${published} still serves, nothing was published\n`,
+        );
+        expect(await state()).toEqual(before);
+        // Two polls of the replicas later, they still serve it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await Promise.all(replicas.map(generationOf))).toEqual([published, published]);
+      }
+      expect((await get(replicas[0] as ServerProcess, '/v1/user', upstream)).status).toBe(401);
     },
     SLOW_TEST_MS,
   );

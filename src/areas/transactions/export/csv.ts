@@ -4,16 +4,32 @@
  * (a double quote inside written twice). Null is an empty cell and the empty string a quoted
  * one (`""`), as PostgreSQL's CSV tells them apart; booleans are `true`/`false`.
  *
- * The formula guard (OWASP, "CSV Injection"): a text cell that begins with `=`, `+`, `-`, `@`,
- * a tab or a carriage return is written with a leading `'`, so a spreadsheet shows it as text
- * instead of running it. Descriptions come from banks: any of them may begin so.
+ * The formula guard (OWASP, "CSV Injection"; the exact rule is docs/api.md's): a text cell
+ * that, after whatever a spreadsheet skips, begins like a formula is written with a leading
+ * `'`, so a spreadsheet shows it as text instead of running it. Descriptions come from banks:
+ * any of them may begin so. A value that begins with `'` itself is written with one more, so
+ * that removing one leading `'` always gives the stored text back.
  */
 import type { CellValue, Column, TableRow } from './columns.ts';
 
 export const CSV_LINE_END = '\r\n';
 
-/** What a spreadsheet may take for the start of a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet may skip before it reads a formula: white space (U+0020, U+00A0, U+2028,
+ * U+3000, ...), control characters (tab, CR, LF, U+0085, ...) and invisible ones (U+FEFF,
+ * U+200B, bidirectional marks, ...). Broader than any one spreadsheet: a guard too many costs
+ * nothing, since the decoding is exact.
+ */
+const SKIPPED = '[\\p{White_Space}\\p{Cc}\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+/**
+ * What starts a formula: `=`, `+`, `-`, `@`; every character whose compatibility form (NFKC)
+ * is one of them (full-width, small, super- and subscript forms, the Hebrew plus): input
+ * methods and some spreadsheets fold them; and tab and CR, as OWASP lists them.
+ */
+const TRIGGERS = '=+-@\t\r＝＋－＠﹦﹢﹣﹫⁼⁺₌₊\u{fb29}';
+const TRIGGER = `[${[...TRIGGERS].map((c) => `\\u{${c.codePointAt(0)?.toString(16)}}`).join('')}]`;
+/** A text cell written with a leading `'`: a formula start, or a `'` of its own. */
+const GUARDED = new RegExp(`^(?:'|${SKIPPED}*${TRIGGER})`, 'u');
 /** What makes a cell need quotes. */
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -21,7 +37,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
 export function csvCell(value: CellValue, column: Column): string {
   if (value === null) return '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = column.kind === 'text' && FORMULA_START.test(value) ? `'${value}` : value;
+  const text = column.kind === 'text' && GUARDED.test(value) ? `'${value}` : value;
   return text === '' || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
