@@ -171,9 +171,12 @@ export function centsOf(amount: string): bigint {
   return BigInt(`${amount.slice(0, dot) || '0'}${fraction.padEnd(2, '0')}`);
 }
 
-/** Integer cents as money text with two decimals (`123450n` is `"1234.50"`). */
-export function centsText(cents: bigint): string {
-  const negative = cents < 0n;
+/**
+ * Integer cents as money text with two decimals (`123450n` and `123450` are `"1234.50"`); a
+ * number must be an exact integer (below 2^53).
+ */
+export function centsText(cents: bigint | number): string {
+  const negative = cents < 0;
   const digits = (negative ? -cents : cents).toString().padStart(3, '0');
   return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -34,7 +34,7 @@ import { testWorkingSet } from '../helpers/store.ts';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The working set's read of a user's ledger, on either engine. */
-const LEDGER_READ = /transactions WHERE user_id = \S+\s+LIMIT/;
+const LEDGER_READ = /SELECT packed FROM \S*ledgers WHERE user_id/;
 
 interface SeenQuery {
   sql: string;

@@ -2,7 +2,7 @@
  * Two DuckDB pools spilling at once, in a process of its own (test/engines/duckdb/
  * spill-folders.test.ts runs it: a crash of DuckDB's kills the process, not the test's).
  * Both open one store with one spill base under a 24 MB memory limit, and each reads a user's
- * page and ledger as the server does (transactions.ts, ledger.ts) on all its connections at
+ * page and packed ledger as the server does (transactions.ts, ledger.ts) on all its connections at
  * once for `ms`. Every answer must be the one a pool with memory to spare gives, or out of
  * memory (StoreOverloadedError). Prints what it saw as one JSON line; exits 1 on anything else.
  *
@@ -23,7 +23,8 @@ const LEDGER_ROWS = 50_000;
 
 const reads = (pool: DuckDbPool) => [
   async () => JSON.stringify(await transactionReads(pool).transactions(user, NO_FILTERS, PAGE)),
-  async () => JSON.stringify(await ledgerReads(pool).ledgerRows(user, LEDGER_ROWS)),
+  async () =>
+    Buffer.from((await ledgerReads(pool).packedLedger(user, LEDGER_ROWS)) ?? []).toString('base64'),
 ];
 
 const roomy = await DuckDbPool.open(path, { poolSize: 1, tempDirectory: base });

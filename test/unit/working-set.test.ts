@@ -7,24 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadPort } from '../../src/port/read-port.ts';
 import { LedgerCache } from '../../src/port/working-set/cache.ts';
-import { type LedgerRow, UserLedger } from '../../src/port/working-set/ledger.ts';
+import { UserLedger } from '../../src/port/working-set/ledger.ts';
 import { WorkingSet, withWorkingSet } from '../../src/port/working-set/port.ts';
+import { type LedgerTestRow, packRows } from '../helpers/ledger.ts';
 import { NO_FILTERS } from '../helpers/store.ts';
 
-const row = (id: string, day: string, amount = '1.00'): LedgerRow => [
-  id,
-  null,
-  'acc_1',
-  day,
-  amount,
-  'DEBIT',
-  'COFFEE',
-  'Cafe',
-  'Food and Drink',
-  null,
-  null,
-  16,
-];
+const row = (id: string, date: string, cents = 100): LedgerTestRow => ({ id, date, cents });
 
 describe('the ledger cache', () => {
   it('reads a user once per port, whoever asks meanwhile', async () => {
@@ -96,7 +84,7 @@ describe('the port with a working set', () => {
   }
 
   it('answers a held user from memory, and a user over the row bound from the engine', async () => {
-    const ledgers: Record<string, LedgerRow[]> = {
+    const ledgers: Record<string, LedgerTestRow[]> = {
       small: [row('t2', '2026-01-02'), row('t1', '2026-01-01')],
       large: [row('t3', '2026-01-03'), row('t2', '2026-01-02'), row('t1', '2026-01-01')],
     };
@@ -105,10 +93,10 @@ describe('the port with a working set', () => {
     const port = withWorkingSet(
       enginePort(),
       {
-        ledgerRows: async (user, maxRows) => {
+        packedLedger: async (user, maxRows) => {
           asked.push(user);
           const rows = ledgers[user] ?? [];
-          return rows.length > maxRows ? null : rows;
+          return rows.length > maxRows ? null : packRows(rows);
         },
       },
       set,
@@ -127,8 +115,8 @@ describe('the port with a working set', () => {
   });
 
   it('holds amounts exactly, as cents', () => {
-    const ledger = new UserLedger([row('t1', '2026-01-01', '92233720368547.75')]);
-    expect(ledger.amount(0)).toBe('92233720368547.75');
-    expect(new UserLedger([row('t1', '2026-01-01', '0.05')]).amount(0)).toBe('0.05');
+    const ledger = new UserLedger(packRows([row('t1', '2026-01-01', 4_503_599_627_370_495)]));
+    expect(ledger.amount(0)).toBe('45035996273704.95');
+    expect(new UserLedger(packRows([row('t1', '2026-01-01', 5)])).amount(0)).toBe('0.05');
   });
 });

@@ -1,6 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import {
+  DuckDBBlobVector,
   type DuckDBConnection,
   DuckDBInstance,
   type DuckDBPreparedStatement,
@@ -187,6 +188,27 @@ export class DuckDbPool {
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    return this.run(sql, async (pooled) => (await runOn(pooled, sql, params)) as T[]);
+  }
+
+  /**
+   * The first column of the query's first row as the bytes DuckDB holds (a BLOB), in a buffer
+   * of their own: no JavaScript value per row or column is made. Null when there is no row.
+   */
+  async queryBytes(sql: string, params: readonly SqlParam[]): Promise<Uint8Array | null> {
+    return this.run(sql, async (pooled) => {
+      const result = await (await bound(pooled, sql, params)).run();
+      if (result.rowCount === 0) return null;
+      const vector = result.getChunk(0).getColumnVector(0);
+      if (!(vector instanceof DuckDBBlobVector)) throw new TypeError(`not a BLOB column: ${sql}`);
+      const bytes = vector.getItemBytes(0);
+      // A value of up to 12 bytes is a view of the chunk's memory: copied before it goes.
+      return bytes === null ? null : bytes.byteLength <= 12 ? bytes.slice() : bytes;
+    });
+  }
+
+  /** Runs `read` on a connection in its turn, under the time limit, with the store's checks. */
+  private async run<T>(sql: string, read: (pooled: PooledConnection) => Promise<T>): Promise<T> {
     const started = performance.now();
     const observe = (outcome: QueryOutcome) =>
       this.options.onQuery?.((performance.now() - started) / 1000, outcome);
@@ -211,10 +233,10 @@ export class DuckDbPool {
           }, timeoutMs)
         : undefined;
     try {
-      const rows = (await runOn(pooled, sql, params)) as T[];
+      const result = await read(pooled);
       running = false;
       observe('ok');
-      return rows;
+      return result;
     } catch (error) {
       running = false;
       if (timedOut) {

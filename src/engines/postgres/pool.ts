@@ -131,6 +131,28 @@ export class PgPool {
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    const result = await this.run<T>({ text: sql, values: params as unknown[] });
+    return result.rows;
+  }
+
+  /**
+   * The first column of the statement's first row as bytes (a bytea), read in PostgreSQL's
+   * binary format: the bytes as the server holds them, not their hex text. Null without a row.
+   */
+  async queryBytes(sql: string, params: readonly SqlParam[]): Promise<Uint8Array | null> {
+    const result = await this.run<unknown[]>({
+      text: sql,
+      values: params as unknown[],
+      binary: true,
+      rowMode: 'array',
+    } as pg.QueryConfig);
+    const value = result.rows[0]?.[0];
+    if (value === undefined || value === null) return null;
+    if (!(value instanceof Uint8Array)) throw new TypeError(`not a bytea column: ${sql}`);
+    return value;
+  }
+
+  private async run<T>(config: pg.QueryConfig): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
     const started = performance.now();
     let turn: ReleaseSlot;
     try {
@@ -142,10 +164,10 @@ export class PgPool {
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
-      const result = await client.query<T>(sql, params as unknown[]);
+      const result = await client.query<T & pg.QueryResultRow>(config);
       client.release();
       this.options.onQuery?.((performance.now() - started) / 1000, 'ok');
-      return result.rows;
+      return result;
     } catch (error) {
       // A connection whose statement failed on the wire (a client-side timeout while the
       // coordinator still waits on a stalled shard, a lost connection) is closed, not handed

@@ -16,6 +16,7 @@ import { copyFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SPENDING_DAILY_TABLE } from '../../contract/derived.ts';
+import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import { newGeneration, storeFormatProblem } from '../../contract/store-format.ts';
 import {
   CHANGE_LOG_TABLE,
@@ -49,6 +50,7 @@ import {
 import { spendingRollupUpdateSql } from '../derive.ts';
 import { seconds } from '../progress.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
+import { writeLedgers } from './ledgers.ts';
 
 export interface ApplyOptions {
   changesDir: string;
@@ -156,6 +158,12 @@ async function writeDelta(
     }
     progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
   }
+  // The users whose transactions (or their accounts' facts) changed, and those added or
+  // removed: their ledgers are packed again from the new rows.
+  const touched = `SELECT user_id FROM delta.gone_transactions UNION SELECT user_id FROM delta.new_transactions
+    UNION SELECT id FROM delta.gone_users UNION SELECT id FROM delta.new_users`;
+  await conn.run(`DELETE FROM out.main.${LEDGERS_TABLE} WHERE user_id IN (${touched})`);
+  await writeLedgers(conn, 'out', touched, (line) => progress(`  ${line}`));
   await conn.run(
     `INSERT INTO out.${CHANGE_LOG_TABLE} SELECT ${seq}, user_id, id, before, after FROM delta.log ORDER BY user_id, id`,
   );

@@ -36,6 +36,7 @@ import { BuildInputError, csvLines, MAX_REPORTED_PROBLEMS, reportedProblems } fr
 import { formatCount, seconds } from '../progress.ts';
 import { validationSql } from '../validate.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
+import { writeLedgers } from './ledgers.ts';
 
 export interface BuildOptions {
   sourceDir: string;
@@ -179,6 +180,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildResult> {
     const rollupStarted = performance.now();
     for (const statement of SPENDING_ROLLUP_SQL) await conn.run(statement);
     progress(`spending rollups: derived (${seconds(rollupStarted)})`);
+    await writeLedgers(conn, 'build', null, progress);
     // A new lineage of change sets starts here; sync cursors stay signed with the same key.
     await conn.run(
       `INSERT INTO ${STORE_META_TABLE} VALUES ($1, CAST(now() AS TIMESTAMP), $2, $3, $4, $1, 0, 0, $5)`,

@@ -48,10 +48,12 @@ export function selection(
         : new Set(
             accounts.filter((account) => account.link_id === filters.linkId).map((a) => a.id),
           );
-    const passes = ledger.accounts.texts.map(
-      (id) =>
-        id !== null && (wanted.size === 0 || wanted.has(id)) && (ofLink === null || ofLink.has(id)),
-    );
+    const passes = Array.from({ length: ledger.accounts.size }, (_, index) => {
+      const id = ledger.accounts.text(index);
+      return (
+        id !== null && (wanted.size === 0 || wanted.has(id)) && (ofLink === null || ofLink.has(id))
+      );
+    });
     const accountOf = ledger.accounts.of;
     tests.push((row) => passes[accountOf[row] as number] as boolean);
   }
@@ -64,18 +66,16 @@ export function selection(
     tests.push((row) => ledger.isCredit(row) === credit);
   }
   const { cents } = ledger;
+  // Held amounts are below 2^53 cents: a bound as a double compares with them exactly.
   if (filters.minAmount !== null) {
-    const min = centsOf(filters.minAmount);
-    tests.push((row) => (cents[row] as bigint) >= min);
+    const min = Number(centsOf(filters.minAmount));
+    tests.push((row) => (cents[row] as number) >= min);
   }
   if (filters.maxAmount !== null) {
-    const max = centsOf(filters.maxAmount);
-    tests.push((row) => (cents[row] as bigint) <= max);
+    const max = Number(centsOf(filters.maxAmount));
+    tests.push((row) => (cents[row] as number) <= max);
   }
-  if (filters.text !== null) {
-    const text = filters.text;
-    tests.push((row) => ledger.mentions(row, text));
-  }
+  if (filters.text !== null) tests.push(ledger.mentioning(filters.text));
   return { start, end, test: allOf(tests) };
 }
 
@@ -113,32 +113,35 @@ export function pageOf(
   const listed = rows.subarray(start, end);
   const dailyTotals: DailyTotalRecord[] = [];
   if (listed.length > 0) {
-    const { days, cents } = ledger;
+    const { cents } = ledger;
+    const day = (row: number) => ledger.day(row);
     // The page is a run of the matching rows, by day: its first and last days may go on
     // beyond it, on either side.
     let from = start;
-    const newest = days[listed[0] as number] as number;
-    while (from > 0 && days[rows[from - 1] as number] === newest) from--;
+    const newest = day(listed[0] as number);
+    while (from > 0 && day(rows[from - 1] as number) === newest) from--;
     let to = end;
-    const oldest = days[listed[listed.length - 1] as number] as number;
-    while (to < rows.length && days[rows[to] as number] === oldest) to++;
-    let current: { day: number; row: number; debits: bigint; credits: bigint; count: number };
+    const oldest = day(listed[listed.length - 1] as number);
+    while (to < rows.length && day(rows[to] as number) === oldest) to++;
+    let current: { day: number; row: number; debits: number; credits: number; count: number };
     const totals: (typeof current)[] = [];
     for (; from < to; from++) {
       const row = rows[from] as number;
-      const day = days[row] as number;
-      if (totals.at(-1)?.day !== day) totals.push({ day, row, debits: 0n, credits: 0n, count: 0 });
+      const rowDay = day(row);
+      if (totals.at(-1)?.day !== rowDay) {
+        totals.push({ day: rowDay, row, debits: 0, credits: 0, count: 0 });
+      }
       current = totals.at(-1) as typeof current;
-      if (ledger.isCredit(row)) current.credits += cents[row] as bigint;
-      else current.debits += cents[row] as bigint;
+      if (ledger.isCredit(row)) current.credits += cents[row] as number;
+      else current.debits += cents[row] as number;
       current.count++;
     }
-    for (const day of totals) {
+    for (const total of totals) {
       dailyTotals.push({
-        date: ledger.date(day.row),
-        debits: centsText(day.debits),
-        credits: centsText(day.credits),
-        count: day.count,
+        date: ledger.date(total.row),
+        debits: centsText(total.debits),
+        credits: centsText(total.credits),
+        count: total.count,
       });
     }
   }

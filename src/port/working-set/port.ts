@@ -1,9 +1,10 @@
 /**
  * The read port with a per-user working set: the transaction list's answers (pages, filters,
  * daily totals, the unpaginated list, lookups by id, the first sync and its pages), the spending
- * analysis's and the recurring streams' reads computed from the user's ledger in memory, read
- * from the engine once per user and generation. Everything else, and every user over the row
- * bound, goes to the engine as before.
+ * analysis's and the recurring streams' reads computed from the user's packed ledger in memory,
+ * read from the store once per user and generation (one row: the bytes build-db packed).
+ * Everything else, and every user the store holds no packed ledger for (over the row bound),
+ * goes to the engine as before.
  */
 import {
   type AccountRecord,
@@ -57,8 +58,8 @@ export function withWorkingSet(
     readable();
     return set.cache.get(own, userId, async () => {
       try {
-        const rows = await reads.ledgerRows(userId, maxRows);
-        return rows === null ? null : new UserLedger(rows);
+        const packed = await reads.packedLedger(userId, maxRows);
+        return packed === null ? null : new UserLedger(packed);
       } catch (error) {
         // A ledger the store has not the memory to read whole is not held: the engine answers
         // for the user, a chunk at a time.

@@ -55,7 +55,7 @@ interface GroupState {
   /** The group's first row (its keys), and its largest so far. */
   row: number;
   largest: number;
-  cents: bigint;
+  cents: number;
   count: number;
   days: Set<number> | null;
 }
@@ -74,7 +74,7 @@ function groupKey(
   const flags = (row: number) =>
     (ledger.isCredit(row) ? 2 : 0) + (ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0);
   const sub = (row: number) => (subcategories ? (subcategoryOf[row] as number) : 0);
-  if (ledger.merchants.texts.length <= 0xffff && ledger.subcategories.texts.length <= 0xffff) {
+  if (ledger.merchants.size <= 0xffff && ledger.subcategories.size <= 0xffff) {
     return (period, row) =>
       ((((period * 4 + flags(row)) * 32 + (ledger.categoryOf[row] as number)) * 0x10000 +
         (merchantOf[row] as number)) *
@@ -99,7 +99,7 @@ export function ledgerSpendingReader(
     });
   return {
     async groups(scope, grain) {
-      const { days, cents } = ledger;
+      const { cents } = ledger;
       const keyOf = groupKey(ledger, grain.subcategories);
       // Rows come by day: a day's period is found once; periods are numbered as they come.
       const periods = new Map<string, number>();
@@ -107,7 +107,7 @@ export function ledgerSpendingReader(
       let period = 0;
       const groups = new Map<number | string, GroupState>();
       for (const row of rowsOf(scope)) {
-        const day = days[row] as number;
+        const day = ledger.day(row);
         if (day !== lastDay) {
           lastDay = day;
           const key = periodKey(ledger.dateOfDay(day), grain.period);
@@ -119,7 +119,7 @@ export function ledgerSpendingReader(
           period = known;
         }
         const key = keyOf(period, row);
-        const amount = cents[row] as bigint;
+        const amount = cents[row] as number;
         const group = groups.get(key);
         if (!group) {
           groups.set(key, {
@@ -134,7 +134,7 @@ export function ledgerSpendingReader(
         group.cents += amount;
         group.count++;
         group.days?.add(day);
-        const max = cents[group.largest] as bigint;
+        const max = cents[group.largest] as number;
         // A tie of amounts is the rule's to break (fold.ts, isLarger).
         if (
           amount > max ||
@@ -168,20 +168,24 @@ export function ledgerSpendingReader(
 
     // Every group comes with its largest row: no entry asks for candidates.
     async largestCandidates(scope, _grain, amounts) {
-      const wanted = new Set(amounts.map((amount) => centsOf(amount.toFixed(2))));
+      const wanted = new Set(amounts.map((amount) => Number(centsOf(amount.toFixed(2)))));
       const found: LargestCandidate[] = [];
       for (const row of rowsOf(scope)) {
-        if (wanted.has(ledger.cents[row] as bigint)) found.push(candidateOf(ledger, row));
+        if (wanted.has(ledger.cents[row] as number)) found.push(candidateOf(ledger, row));
       }
       return found;
     },
 
     async merchantAmounts(scope, names) {
       const named = new Set(names);
+      const merchants = ledger.merchants;
+      const wanted = Uint8Array.from({ length: merchants.size }, (_, index) =>
+        named.has(merchants.text(index)) ? 1 : 0,
+      );
       const counts = new Map<string, { row: number; count: number }>();
       for (const row of rowsOf(scope)) {
-        if (!named.has(ledger.merchantName(row))) continue;
-        const key = `${ledger.isCredit(row) ? 1 : 0}|${ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0}|${ledger.categoryOf[row]}|${ledger.merchants.of[row]}|${ledger.cents[row]}`;
+        if (wanted[merchants.of[row] as number] === 0) continue;
+        const key = `${ledger.isCredit(row) ? 1 : 0}|${ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0}|${ledger.categoryOf[row]}|${merchants.of[row]}|${ledger.cents[row]}`;
         const seen = counts.get(key);
         if (seen) seen.count++;
         else counts.set(key, { row, count: 1 });
@@ -225,23 +229,28 @@ export function ledgerRecurringReads(
       linkId: scope.linkId,
       accountIds: scope.accountIds,
     });
-  /** The description keys a row only when it has no merchant name (null or empty). */
-  const nameless = (row: number) => !ledger.merchantName(row);
+  const { merchants, descriptions } = ledger;
+  /** Per merchant entry: whether it names no merchant (null or empty): the description keys. */
+  const nameless = Uint8Array.from({ length: merchants.size }, (_, index) =>
+    merchants.text(index) ? 0 : 1,
+  );
+  const isNameless = (row: number) => nameless[merchants.of[row] as number] === 1;
   return {
     async recurringKeyDays(scope) {
+      // Keyed by the dictionaries' indexes: one text, one index, in a ledger.
       const keys = new Map<string, { row: number; days: Set<number> }>();
       for (const row of rowsOf(scope)) {
-        const description = nameless(row) ? ledger.description(row) : null;
-        const key = `${ledger.isCredit(row) ? 1 : 0}|${ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0}|${ledger.merchants.of[row]}|${description ?? '\u0000'}`;
+        const description = isNameless(row) ? (descriptions.of[row] as number) : -1;
+        const key = `${ledger.isCredit(row) ? 1 : 0}|${ledger.has(row, LEDGER_FLAGS.toPlatform) ? 1 : 0}|${merchants.of[row]}|${description}`;
         const seen = keys.get(key);
-        if (seen) seen.days.add(ledger.days[row] as number);
-        else keys.set(key, { row, days: new Set([ledger.days[row] as number]) });
+        if (seen) seen.days.add(ledger.day(row));
+        else keys.set(key, { row, days: new Set([ledger.day(row)]) });
       }
       return [...keys.values()].map(({ row, days }): RawKeyDays => {
         return {
           direction: directionOf(ledger, row),
           merchant_name: ledger.merchantName(row),
-          description: nameless(row) ? ledger.description(row) : null,
+          description: isNameless(row) ? ledger.description(row) : null,
           to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
           dates: Array.from(days, (day) => ledger.dateOfDay(day)),
         };
@@ -250,16 +259,24 @@ export function ledgerRecurringReads(
 
     async recurringRows(scope, texts) {
       const names = new Set(texts.merchantNames);
-      const descriptions = new Set(texts.descriptions);
+      const described = new Set(texts.descriptions);
+      // Per merchant entry: 1 its rows are wanted, 0 not, 2 by their description (no name, or
+      // an empty one that is not asked for by name).
+      const byMerchant = Uint8Array.from({ length: merchants.size }, (_, index) => {
+        const name = merchants.text(index);
+        if (name) return names.has(name) ? 1 : 0;
+        return name === '' && names.has('') ? 1 : 2;
+      });
+      const byDescription = Uint8Array.from({ length: descriptions.size }, (_, index) =>
+        described.has(descriptions.text(index) as string) ? 1 : 0,
+      );
       const found: RecurringRow[] = [];
       for (const row of rowsOf(scope)) {
-        const name = ledger.merchantName(row);
-        const wanted = name
-          ? names.has(name)
-          : name === '' && names.has('')
-            ? true
-            : descriptions.has(ledger.description(row));
+        const merchant = byMerchant[merchants.of[row] as number];
+        const wanted =
+          merchant === 2 ? byDescription[descriptions.of[row] as number] === 1 : merchant === 1;
         if (!wanted) continue;
+        const name = ledger.merchantName(row);
         found.push({
           id: ledger.id(row),
           account_id: ledger.accountId(row),

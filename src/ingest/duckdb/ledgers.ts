@@ -1,0 +1,107 @@
+/**
+ * The `ledgers` derived table of a DuckDB store (contract/ledger.ts): one row per user of at
+ * most PACKED_LEDGER_MAX_ROWS transactions (a user without any included), written by a build
+ * for every user and by a change set for the users it touched.
+ */
+import { DuckDBBlobVector, type DuckDBConnection, listValue } from '@duckdb/node-api';
+import {
+  LEDGERS_TABLE,
+  LedgerTooLargeError,
+  PACKED_LEDGER_VERSION,
+  packLedger,
+} from '../../contract/ledger.ts';
+import {
+  ledgerBatches,
+  ledgerRecordsSql,
+  PACKED_LEDGER_MAX_ROWS,
+  parseLedgerRecords,
+} from '../ledgers.ts';
+import { formatCount, seconds } from '../progress.ts';
+
+export function ledgersDdl(catalog: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${catalog}.main.${LEDGERS_TABLE} (user_id VARCHAR NOT NULL, packed BLOB NOT NULL, transactions INTEGER NOT NULL, format_version INTEGER NOT NULL)`;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Packs and appends the ledgers of the users `users` selects (a query of user ids; every user
+ * of the store when null) into `catalog`'s ledgers table, in user id order. The caller has
+ * removed their previous rows. Returns how many were packed, and how many users are not
+ * (over the row bound, or amounts a ledger cannot hold exactly): the engine answers for them.
+ */
+export async function writeLedgers(
+  conn: DuckDBConnection,
+  catalog: string,
+  users: string | null,
+  progress: (line: string) => void,
+): Promise<{ packed: number; notPacked: number }> {
+  const started = performance.now();
+  const store = `${catalog}.main`;
+  await conn.run(ledgersDdl(catalog));
+  const planned = (
+    await conn.runAndReadAll(
+      `SELECT u.id AS user_id, count(t.user_id)::INTEGER AS transactions
+       FROM ${store}.users u LEFT JOIN ${store}.transactions t ON t.user_id = u.id
+       ${users === null ? '' : `WHERE u.id IN (${users})`}
+       GROUP BY u.id ORDER BY u.id`,
+    )
+  ).getRowObjectsJson() as { user_id: string; transactions: number }[];
+  const held = planned.filter((user) => user.transactions <= PACKED_LEDGER_MAX_ROWS);
+  let notPacked = planned.length - held.length;
+  const appender = await conn.createAppender(LEDGERS_TABLE, 'main', catalog);
+  const append = (userId: string, packed: Uint8Array, transactions: number) => {
+    appender.appendVarchar(userId);
+    appender.appendBlob(packed);
+    appender.appendInteger(transactions);
+    appender.appendInteger(PACKED_LEDGER_VERSION);
+    appender.endRow();
+  };
+  try {
+    for (const batch of ledgerBatches(held)) {
+      const first = batch[0]?.user_id as string;
+      const last = batch.at(-1)?.user_id as string;
+      // The range lets the scan skip the row groups of other users (rows are stored by user).
+      const result = await conn.run(
+        ledgerRecordsSql(
+          'duckdb',
+          `${store}.transactions`,
+          't.user_id >= $1 AND t.user_id <= $2 AND list_contains($3, t.user_id)',
+        ),
+        [first, last, listValue(batch.map((user) => user.user_id))],
+      );
+      const records = new Map<string, { rows: number; bytes: Uint8Array }>();
+      for (let chunk = 0; chunk < result.chunkCount; chunk++) {
+        const data = result.getChunk(chunk);
+        const ids = data.getColumnVector(0);
+        const counts = data.getColumnVector(1);
+        const blobs = data.getColumnVector(2);
+        if (!(blobs instanceof DuckDBBlobVector))
+          throw new TypeError('ledger records are not a BLOB');
+        for (let row = 0; row < data.rowCount; row++) {
+          records.set(String(ids.getItem(row)), {
+            rows: Number(counts.getItem(row)),
+            bytes: blobs.getItemBytes(row) ?? EMPTY,
+          });
+        }
+      }
+      for (const user of batch) {
+        const found = records.get(user.user_id) ?? { rows: 0, bytes: EMPTY };
+        try {
+          append(user.user_id, packLedger(parseLedgerRecords(found.bytes, found.rows)), found.rows);
+        } catch (error) {
+          if (!(error instanceof LedgerTooLargeError)) throw error;
+          notPacked++;
+        }
+      }
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  const packed = planned.length - notPacked;
+  progress(
+    `ledgers: ${formatCount(packed)} packed, ${formatCount(notPacked)} left to the engine (${seconds(started)})`,
+  );
+  return { packed, notPacked };
+}
