@@ -33,7 +33,7 @@ import { testWorkingSet } from '../helpers/store.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The working set's read of a user's ledger, on either engine. */
+/** The working set's read of a user's packed ledger, on either engine. */
 const LEDGER_READ = /SELECT packed FROM \S*ledgers WHERE user_id/;
 
 interface SeenQuery {
@@ -76,6 +76,11 @@ async function recordingPort(path: string) {
         await observe(sql);
         return super.query<T>(sql, params);
       }
+
+      override async queryBytes(sql: string, params: readonly SqlParam[]) {
+        await observe(sql);
+        return super.queryBytes(sql, params);
+      }
     })(databaseUrl, { queryTimeoutMs: 10_000 });
     port = await openPostgresPort(pool, { tokens, workingSet: testWorkingSet() });
     closers.push(
@@ -87,10 +92,15 @@ async function recordingPort(path: string) {
     const duckdb = await openDuckDbPort(path, { workingSet: testWorkingSet() });
     const { pool } = duckdb;
     const query = pool.query.bind(pool);
+    const queryBytes = pool.queryBytes.bind(pool);
     Object.assign(pool, {
       query: async (sql: string, params: readonly SqlParam[] = []) => {
         await observe(sql);
         return query(sql, params);
+      },
+      queryBytes: async (sql: string, params: readonly SqlParam[]) => {
+        await observe(sql);
+        return queryBytes(sql, params);
       },
     });
     port = duckdb;
