@@ -97,7 +97,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hstsMaxAge: config.HSTS_MAX_AGE,
   });
   if (options.metrics) await app.register(options.metrics.plugin);
-  await app.register(admissionPlugin, admissionOptions(config, options));
+  const memory = options.memory ?? planMemory(config);
+  await app.register(admissionPlugin, admissionOptions(config, options, memory));
   options.metrics?.observeAdmission(app.admission.queue);
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
@@ -105,7 +106,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
   await app.register(healthPlugin);
   await app.register(userPlugin);
-  const memory = options.memory ?? planMemory(config);
   // One budget (RESPONSE_CACHE_MB) for every answer cached per generation.
   const answers = new ResponseCache({
     maxBytes: memory.responseCache,
@@ -125,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /** Rate limits always (RATE_LIMIT_MAX=0 turns them off); shedding only with settings given. */
-function admissionOptions(config: Config, options: AppOptions) {
+function admissionOptions(config: Config, options: AppOptions, memory: MemoryPlan) {
   const shedding = options.config !== undefined;
   return {
     rateLimitMax: config.RATE_LIMIT_MAX,
@@ -139,7 +139,7 @@ function admissionOptions(config: Config, options: AppOptions) {
       maxEventLoopDelayMs: shedding ? config.SHED_MAX_EVENT_LOOP_DELAY_MS : 0,
       maxEventLoopUtilization: shedding ? config.SHED_MAX_EVENT_LOOP_UTILIZATION : 0,
       maxHeapUsedBytes: shedding ? heapThreshold(config.SHED_MAX_HEAP_BYTES) : 0,
-      maxRssBytes: shedding ? rssThreshold(config.SHED_MAX_RSS_BYTES) : 0,
+      maxRssBytes: shedding ? rssThreshold(config.SHED_MAX_RSS_BYTES, memory.budget) : 0,
     },
     sampleIntervalMs: config.SHED_SAMPLE_INTERVAL_MS,
     retryAfterSeconds: config.SHED_RETRY_AFTER_S,

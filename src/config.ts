@@ -248,7 +248,7 @@ const envSchema = z
     SHED_MAX_EVENT_LOOP_UTILIZATION: fraction(0),
     /** Bytes, 0 (off) or auto: 90% of V8's heap limit. */
     SHED_MAX_HEAP_BYTES: memoryThreshold,
-    /** Bytes, 0 (off) or auto: 85% of the container's memory limit (off without one). */
+    /** Bytes, 0 (off) or auto: 90% of the memory budget (MEMORY_LIMIT_MB). */
     SHED_MAX_RSS_BYTES: memoryThreshold,
     SHED_SAMPLE_INTERVAL_MS: positiveInt(1000),
     SHED_RETRY_AFTER_S: positiveInt(10),

@@ -20,6 +20,8 @@
  *   ID, EXTERNAL_ID: text columns
  *   ID_ORDER per position in id order (code point order, as the engines compare ids), the row
  *            (u16 below 65,536 rows, else u32)
+ *   ACCOUNTS the user's accounts as the store lists them (by id), JSON text (UTF-8): with them
+ *            a user's first answer needs nothing else from the store
  *
  * A dictionary column holds the distinct texts once: entry count (u32), index width (u8: 1, 2
  * or 4), flags (u8: ASCII, OFFSETS_U32), two bytes of padding, then per row the index of its
@@ -94,6 +96,7 @@ export const SECTIONS = {
   id: 10,
   externalId: 11,
   idOrder: 12,
+  accounts: 13,
 } as const;
 
 const HEADER_BYTES = 20;
@@ -129,6 +132,8 @@ export interface LedgerInput {
   categories: Uint8Array;
   source: Uint8Array;
   texts: Record<LedgerText, { starts: Int32Array; ends: Int32Array }>;
+  /** The user's accounts, by id, as JSON text in UTF-8 (the store's AccountRecord fields). */
+  accounts: Uint8Array;
 }
 
 /** A user whose ledger this layout cannot hold exactly: the engine answers for them. */
@@ -457,6 +462,7 @@ export function packLedger(input: LedgerInput): Uint8Array {
   }
   section(SECTIONS.id, () => writeText(out, input, input.texts.id));
   section(SECTIONS.externalId, () => writeText(out, input, input.texts.externalId));
+  section(SECTIONS.accounts, () => out.put(input.accounts));
   section(SECTIONS.idOrder, () => {
     const width = rows > 0xffff ? 4 : 2;
     const from = out.take(rows * width, width);
@@ -623,6 +629,12 @@ export class TextView {
 
 /** A packed ledger read in place: typed arrays over its bytes, texts decoded when asked for. */
 export class LedgerBytes {
+  /** The user's accounts, by id, as JSON text (decoded when asked: it is held as bytes). */
+  accountsJson(): string {
+    const [offset, length] = this.accountsAt;
+    return this.buffer.utf8Slice(offset, offset + length);
+  }
+
   readonly rows: number;
   /** The day number the days count from: a row's day number is `dayBase + days[row]`. */
   readonly dayBase: number;
@@ -640,6 +652,8 @@ export class LedgerBytes {
   readonly externalIds: TextView;
   /** Rows by id, in code point order. */
   readonly idOrder: Uint16Array | Uint32Array;
+  private readonly buffer: Buffer & Decoders;
+  private readonly accountsAt: [offset: number, length: number];
 
   /** The ledger's bytes, in a buffer of their own (aligned, and holding nothing else). */
   readonly bytes: Uint8Array;
@@ -666,14 +680,17 @@ export class LedgerBytes {
     const rows = view.getUint32(8, true);
     this.rows = rows;
     this.dayBase = view.getInt32(12, true);
-    const sections = new Map<number, number>();
+    const sections = new Map<number, [offset: number, length: number]>();
     const count = view.getUint32(16, true);
     for (let index = 0; index < count; index++) {
       const entry = HEADER_BYTES + index * SECTION_ENTRY_BYTES;
-      sections.set(view.getUint32(entry, true), view.getUint32(entry + 4, true));
+      sections.set(view.getUint32(entry, true), [
+        view.getUint32(entry + 4, true),
+        view.getUint32(entry + 8, true),
+      ]);
     }
     const offsetOf = (id: number) => {
-      const offset = sections.get(id);
+      const offset = sections.get(id)?.[0];
       if (offset === undefined) throw new LedgerFormatError(`packed ledger without section ${id}`);
       return offset;
     };
@@ -700,5 +717,7 @@ export class LedgerBytes {
       rows > 0xffff
         ? new Uint32Array(ab, at(SECTIONS.idOrder), rows)
         : new Uint16Array(ab, at(SECTIONS.idOrder), rows);
+    this.buffer = buffer;
+    this.accountsAt = [offsetOf(SECTIONS.accounts), sections.get(SECTIONS.accounts)?.[1] ?? 0];
   }
 }

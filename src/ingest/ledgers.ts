@@ -69,13 +69,38 @@ export function ledgerRecordsSql(dialect: LedgerDialect, from: string, where: st
 FROM ${from} t WHERE ${where} GROUP BY t.user_id`;
 }
 
+/** The fields of an account as the store lists them (the engines' `accounts`), in order. */
+const ACCOUNT_FIELDS = ['id', 'link_id', 'name', 'mask', 'type', 'subtype', 'currency'];
+
+/**
+ * SQL of one row per user of the accounts `a` that `where` keeps: `user_id` and `accounts`,
+ * the user's accounts by id as JSON text, with the fields the engines' account reads return.
+ */
+export function ledgerAccountsSql(dialect: LedgerDialect, from: string, where: string): string {
+  const json =
+    dialect === 'duckdb'
+      ? `to_json(list({${ACCOUNT_FIELDS.map((field) => `'${field}': a.${field}`).join(', ')}} ORDER BY a.id))::VARCHAR`
+      : `json_agg(json_build_object(${ACCOUNT_FIELDS.map((field) => `'${field}', a.${field}`).join(', ')}) ORDER BY a.id)::text`;
+  return `SELECT a.user_id, ${json} AS accounts FROM ${from} a WHERE ${where} GROUP BY a.user_id`;
+}
+
+/** A user without accounts. */
+export const NO_ACCOUNTS = new TextEncoder().encode('[]');
+
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 
-/** The packer's input from one user's records (`rows` of them). */
-export function parseLedgerRecords(records: Uint8Array, rows: number): LedgerInput {
+/**
+ * The packer's input from one user's records (`rows` of them) and accounts (JSON text in
+ * UTF-8: ledgerAccountsSql).
+ */
+export function parseLedgerRecords(
+  records: Uint8Array,
+  rows: number,
+  accounts: Uint8Array,
+): LedgerInput {
   const days = new Int32Array(rows);
   const cents = new Float64Array(rows);
   const flags = new Uint8Array(rows);
@@ -129,7 +154,7 @@ export function parseLedgerRecords(records: Uint8Array, rows: number): LedgerInp
     }
   }
   if (at !== records.length) throw malformed();
-  return { rows, days, cents, flags, categories, source: records, texts };
+  return { rows, days, cents, flags, categories, source: records, texts, accounts };
 }
 
 /**

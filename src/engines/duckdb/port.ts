@@ -91,40 +91,42 @@ export async function openDuckDbPort(
       spillBase: poolOptions.tempDirectory,
     });
     const fileTokens = followed;
-    const port = memoizedPort({
-      generation: pool.generation,
-      sync,
-      // The store answers, and its file is intact as far as can be told (DuckDbPool.ping).
-      ping: () => pool.ping(),
-      engineMemory: async () => {
-        const [row] = await pool.query<{ bytes: string | number | null }>(
-          'SELECT sum(memory_usage_bytes)::BIGINT AS bytes FROM duckdb_memory()',
-        );
-        return Number(row?.bytes ?? 0);
-      },
-      // The file is what is published: a newer one is another port.
-      publishedSync: async () => sync,
-      close: () => {
-        if (tokens === undefined) fileTokens.close();
-        return pool.close();
-      },
-      // From the followed token store: no analytics query.
-      liveTokenOwner: async (tokenHash) => fileTokens.liveOwner(tokenHash),
-      ...userReads(pool),
-      ...transactionReads(pool),
-      ...linkReads(pool),
-      ...balanceReads(pool),
-      ...incomeReads(pool),
-      ...liabilityReads(pool),
-      ...recurringReads(pool),
-      spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
-    });
-    return {
-      ...withoutUnmatchableText(
-        withWorkingSet(port, ledgerReads(pool), workingSet, () => pool.assertReadable()),
+    const port = memoizedPort(
+      withWorkingSet(
+        {
+          generation: pool.generation,
+          sync,
+          // The store answers, and its file is intact as far as can be told (DuckDbPool.ping).
+          ping: () => pool.ping(),
+          engineMemory: async () => {
+            const [row] = await pool.query<{ bytes: string | number | null }>(
+              'SELECT sum(memory_usage_bytes)::BIGINT AS bytes FROM duckdb_memory()',
+            );
+            return Number(row?.bytes ?? 0);
+          },
+          // The file is what is published: a newer one is another port.
+          publishedSync: async () => sync,
+          close: () => {
+            if (tokens === undefined) fileTokens.close();
+            return pool.close();
+          },
+          // From the followed token store: no analytics query.
+          liveTokenOwner: async (tokenHash) => fileTokens.liveOwner(tokenHash),
+          ...userReads(pool),
+          ...transactionReads(pool),
+          ...linkReads(pool),
+          ...balanceReads(pool),
+          ...incomeReads(pool),
+          ...liabilityReads(pool),
+          ...recurringReads(pool),
+          spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
+        },
+        ledgerReads(pool),
+        workingSet,
+        () => pool.assertReadable(),
       ),
-      pool,
-    };
+    );
+    return { ...withoutUnmatchableText(port), pool };
   } catch (error) {
     if (tokens === undefined) followed?.close();
     await pool.close();

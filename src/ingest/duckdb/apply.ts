@@ -158,9 +158,10 @@ async function writeDelta(
     }
     progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
   }
-  // The users whose transactions (or their accounts' facts) changed, and those added or
-  // removed: their ledgers are packed again from the new rows.
+  // The users whose transactions or accounts changed, and those added or removed: their
+  // ledgers (which hold their accounts too) are packed again from the new rows.
   const touched = `SELECT user_id FROM delta.gone_transactions UNION SELECT user_id FROM delta.new_transactions
+    UNION SELECT user_id FROM delta.gone_accounts UNION SELECT user_id FROM delta.new_accounts
     UNION SELECT id FROM delta.gone_users UNION SELECT id FROM delta.new_users`;
   await conn.run(`DELETE FROM out.main.${LEDGERS_TABLE} WHERE user_id IN (${touched})`);
   await writeLedgers(conn, 'out', touched, (line) => progress(`  ${line}`));
