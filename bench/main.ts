@@ -76,7 +76,7 @@ Options:
   --working-set-mb N      WORKING_SET_MB, the per-user working set (0 = off)
   --cluster-port N        the bench cluster coordinator's port, the shards' the next two
                           (default 54400; another port when a second checkout benches at once)
-  --only TEXT             run only the scenarios whose name contains TEXT
+  --only TEXT[,TEXT...]   run only the scenarios whose name contains one of the TEXTs
   --no-comparison         skip the size-independence comparison store
   --no-engine             skip the engine ceiling
   --no-ingest             skip the ingest: a change set of 10,000 transactions (8,000 new,
@@ -211,7 +211,10 @@ await runCli('bench', async () => {
   const select = (scenarios: Scenario[], store: BenchStore) =>
     scenarios
       .map((scenario, index) => ({ index, scenario }))
-      .filter(({ scenario }) => !args.only || scenario.name.includes(args.only))
+      .filter(
+        ({ scenario }) =>
+          !args.only || args.only.split(',').some((part) => scenario.name.includes(part.trim())),
+      )
       .filter(({ scenario }) => !quick || scenario.quick === true)
       .filter(({ scenario }) => !scenario.needsHeavy || store.heavy !== null);
 
