@@ -36,6 +36,8 @@ export class FairQueue {
   private readonly lines = new Map<string, Waiter[]>();
   private waitingCount = 0;
   private free: number;
+  /** Work that waits for the queue to be idle (whenIdle). */
+  private idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private closedWith: Error | undefined;
   /** For pressure: work refused since the last look, and whether the queue stayed full. */
   private refusedSinceLook = 0;
@@ -90,10 +92,21 @@ export class FairQueue {
     });
   }
 
+  /**
+   * Resolves once a slot is free and no work waits: for work that must never take a turn from
+   * a client's (warming a generation's memory). Rejects when the queue closes.
+   */
+  whenIdle(): Promise<void> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    if (this.free > 0 && this.waitingCount === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.idleWaiters.push({ resolve, reject }));
+  }
+
   /** Refuses the waiting work and all work to come with `error`; running work ends as usual. */
   close(error: Error): void {
     if (this.closedWith) return;
     this.closedWith = error;
+    for (const waiter of this.idleWaiters.splice(0)) waiter.reject(error);
     for (const line of this.lines.values()) {
       for (const waiter of line) {
         clearTimeout(waiter.timer);
@@ -167,6 +180,7 @@ export class FairQueue {
       return;
     }
     this.free++;
+    for (const waiter of this.idleWaiters.splice(0)) waiter.resolve();
   }
 
   private remove(client: string, waiter: Waiter): void {

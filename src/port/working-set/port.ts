@@ -83,8 +83,10 @@ export function withWorkingSet(
     async warm(userIds, deadline) {
       let read = 0;
       for (const userId of userIds) {
-        if (Date.now() > deadline) break;
         try {
+          // Read when the store has nothing else to do: warming never takes a request's turn.
+          await reads.whenIdle();
+          if (Date.now() > deadline) break;
           await ledgerOf(userId);
         } catch {
           break;
