@@ -37,7 +37,7 @@ export class FairQueue {
   private waitingCount = 0;
   private free: number;
   /** Work that waits for the queue to be idle (whenIdle). */
-  private idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private readonly idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private closedWith: Error | undefined;
   /** For pressure: work refused since the last look, and whether the queue stayed full. */
   private refusedSinceLook = 0;

@@ -389,7 +389,7 @@ describe('a damaged store file while hundreds of users are held in memory', () =
       .slice(1)
       .map((line) => line.split(',')[0] as string);
     tokens = ids.map(() => generateToken());
-    // A token per user, built with the data (minting 300 one at a time takes a minute).
+    // A token per user, built with the data (minting 300 one at a time takes half a minute).
     await writeFile(
       join(source, 'access_tokens.csv'),
       `token_hash,user_id,name,created_at,expires_at,revoked_at\n${ids
