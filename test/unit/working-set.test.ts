@@ -110,6 +110,7 @@ describe('the port with a working set', () => {
           const rows = ledgers[user] ?? [];
           return rows.length > maxRows ? null : rows;
         },
+        whenIdle: async () => {},
       },
       set,
     );

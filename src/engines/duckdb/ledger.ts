@@ -30,5 +30,6 @@ export function ledgerReads(db: DuckDbPool): LedgerReads {
       if (Number(row?.count ?? 0) > maxRows) return null;
       return row?.rows ? (JSON.parse(row.rows) as LedgerRow[]) : [];
     },
+    whenIdle: () => db.whenIdle(),
   };
 }

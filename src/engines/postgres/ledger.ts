@@ -26,5 +26,6 @@ export function ledgerReads(db: PgPool, s: string): LedgerReads {
       if (Number(row?.count ?? 0) > maxRows) return null;
       return row?.rows ? (JSON.parse(row.rows) as LedgerRow[]) : [];
     },
+    whenIdle: () => db.whenIdle(),
   };
 }

@@ -43,6 +43,11 @@ export interface LedgerReads {
    * working set does not hold them: the engine answers for them).
    */
   ledgerRows(userId: string, maxRows: number): Promise<LedgerRow[] | null>;
+  /**
+   * Resolves once the store has a free connection and no query waits: a read that warms the
+   * working set waits for it, so it never takes a request's turn.
+   */
+  whenIdle(): Promise<void>;
 }
 
 const CREDIT = 32;
