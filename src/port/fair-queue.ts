@@ -65,6 +65,8 @@ export class FairQueue {
   private waitingCount = 0;
   private free: number;
   private turnScheduled = false;
+  /** Work that waits for the queue to be idle (whenIdle). */
+  private readonly idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private closedWith: Error | undefined;
   /** For pressure: work refused since the last look, and whether the queue stayed full. */
   private refusedSinceLook = 0;
@@ -147,10 +149,21 @@ export class FairQueue {
     });
   }
 
+  /**
+   * Resolves once a slot is free and no work waits: for work that must never take a turn from
+   * a client's (warming a generation's memory). Rejects when the queue closes.
+   */
+  whenIdle(): Promise<void> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    if (this.free > 0 && this.waitingCount === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.idleWaiters.push({ resolve, reject }));
+  }
+
   /** Refuses the waiting work and all work to come with `error`; running work ends as usual. */
   close(error: Error): void {
     if (this.closedWith) return;
     this.closedWith = error;
+    for (const waiter of this.idleWaiters.splice(0)) waiter.reject(error);
     for (const [client, state] of this.clients) {
       for (const waiter of state.line) {
         this.settle(waiter);
@@ -248,7 +261,10 @@ export class FairQueue {
       this.moveRunning(state, client, -1);
       this.forgetIfIdle(client, state);
       this.free++;
-      if (this.waitingCount === 0) return;
+      if (this.waitingCount === 0) {
+        for (const waiter of this.idleWaiters.splice(0)) waiter.resolve();
+        return;
+      }
       if (this.onePerTurn) this.scheduleTurn();
       else while (this.free > 0 && this.waitingCount > 0) this.grantNext();
     };

@@ -7,8 +7,10 @@
  * opened or does not answer is refused and the current one keeps serving. The generation
  * being served is reopened when it is published again (or on SIGHUP) while it fails, so a
  * damaged file is replaced by a good copy of the same data; the engine may refuse to reopen
- * what is published (a DuckDB file found damaged and read whole without passing).
+ * what is published (a DuckDB file found damaged and read whole without passing). A new port
+ * serves at once and is warmed while it serves (warmBeside).
  */
+import { ANONYMOUS_CLIENT, runAsClient } from './client-context.ts';
 import type { ReadPort } from './read-port.ts';
 
 /** One request's hold on the port it started with; release exactly once (extra calls are ignored). */
@@ -52,13 +54,8 @@ interface Handle {
   closed: boolean;
 }
 
-/**
- * A new generation is warmed with this many of the users asked lately at most, for this long
- * at most (a typical user's ledger reads in a few milliseconds): a publish is served a moment
- * later, not slower.
- */
+/** A new generation is warmed with this many of the users asked lately at most. */
 const WARM_USERS_MAX = 1_000;
-const WARM_MS_MAX = 2_000;
 
 const silent: SwapLogger = { info() {}, warn() {}, error() {} };
 
@@ -158,35 +155,52 @@ export class SwappablePort implements PortSource {
       await next.close().catch(() => {});
       return this.refused(reason, error);
     }
-    const warmed = await this.warm(next);
     if (this.closed) {
       await next.close().catch(() => {});
       return 'unchanged';
     }
     const old = this.handle;
-    this.handle = { port: next, users: 0, retired: false, closed: false };
+    // Asked before the old port may close (its memory goes with it).
+    const users = old.port.heldUsers?.(WARM_USERS_MAX) ?? [];
+    const handle: Handle = { port: next, users: 0, retired: false, closed: false };
+    this.handle = handle;
     old.retired = true;
     this.maybeClose(old);
     this.log.info(
-      { reason, from: previous, to: next.generation, ...warmed },
+      { reason, from: previous, to: next.generation },
       'store swapped: new requests use the new store',
     );
     this.options.onReload?.('swapped', next.generation);
+    void this.warmBeside(handle, users);
     return 'swapped';
   }
 
   /**
-   * Reads into `next`'s memory the ledgers of the users the current port answered lately, the
-   * most recent first, within a bound: otherwise every user's first request after a publish
-   * reads the store at once, and the burst delays everyone (and sheds the heavy clients).
-   * The current port serves meanwhile.
+   * Reads into a port that serves already the ledgers of `users` (those the port before it
+   * answered lately, the most recent first), one at a time and only while the store has nothing
+   * else to do, until done or the port is retired: a publish then does not send every active
+   * user's first request to the store at once, yet the swap never waits for it (warming first
+   * delayed every publish by its 2 s bound, and kept a damaged store's 503s going as long) and
+   * no request waits behind it.
    */
-  private async warm(next: ReadPort): Promise<{ warmedUsers?: number; warmedMs?: number }> {
-    const users = this.handle.port.heldUsers?.(WARM_USERS_MAX) ?? [];
-    if (users.length === 0 || !next.warm) return {};
+  private async warmBeside(handle: Handle, users: readonly string[]): Promise<void> {
+    const { port } = handle;
+    const warm = port.warm;
+    if (users.length === 0 || !warm) return;
     const started = performance.now();
-    const warmedUsers = await next.warm(users, Date.now() + WARM_MS_MAX);
-    return { warmedUsers, warmedMs: Math.round(performance.now() - started) };
+    // A reload may run as a request's client (one that found the store damaged): the warming
+    // is none of that client's work.
+    const warmedUsers = await runAsClient(ANONYMOUS_CLIENT, () =>
+      warm(users, () => handle.retired),
+    );
+    this.log.info(
+      {
+        generation: port.generation,
+        warmedUsers,
+        warmedMs: Math.round(performance.now() - started),
+      },
+      'store warmed: the users asked lately are read into memory',
+    );
   }
 
   private refused(reason: string, error: unknown): ReloadOutcome {

@@ -240,11 +240,12 @@ export interface StoreLifecycle {
    */
   heldUsers?(limit: number): readonly string[];
   /**
-   * Reads the ledgers of `userIds` into memory, one at a time in their order, until done or
-   * past `deadline` (epoch ms): a new generation readied before it serves. Resolves with the
-   * number read; a read that fails ends the warming (the user is read when asked).
+   * Reads the ledgers of `userIds` into memory, one at a time in their order and each only
+   * while the store's queue is idle, until done or `stop()` says so (asked before each read): a
+   * new generation readied for its users while it serves. Resolves with the number read; a read
+   * that fails ends the warming (the user is read when asked).
    */
-  warm?(userIds: readonly string[], deadline: number): Promise<number>;
+  warm?(userIds: readonly string[], stop: () => boolean): Promise<number>;
   /**
    * Bytes the engine holds in this process now (DuckDB's buffers: part of the memory budget);
    * absent for an engine that runs elsewhere.

@@ -330,6 +330,30 @@ describe('the store queue', () => {
     expect(asks.order).toEqual(['running', 'refused b1', 'c1']);
   });
 
+  it('whenIdle waits until a slot is free and no work waits, so it never goes before waiting work', async () => {
+    const queue = new FairQueue({ slots: 1, maxWaiting: 0 });
+    expect(await Promise.race([queue.whenIdle().then(() => 'idle'), settle()])).toBe('idle');
+    const asks = new Recorder(queue);
+    asks.ask('a', 'a1');
+    asks.ask('b', 'b1');
+    await settle();
+    let idle = false;
+    void queue.whenIdle().then(() => {
+      idle = true;
+      asks.order.push('idle');
+    });
+    await asks.releaseOne();
+    expect(idle).toBe(false);
+    await asks.releaseOne();
+    expect(asks.order).toEqual(['a1', 'b1', 'idle']);
+    // Closed while waiting for idleness: refused, as work is.
+    asks.ask('c', 'c1');
+    const waiting = queue.whenIdle();
+    queue.close(new StoreUnavailableError('store is closed'));
+    await expect(waiting).rejects.toThrow('store is closed');
+    await asks.drain();
+  });
+
   it('a release counts once however often it is called', async () => {
     const queue = new FairQueue({ slots: 1, maxWaiting: 0 });
     const release = await queue.acquire('a');

@@ -109,6 +109,7 @@ describe('the engine’s reads with a working set', () => {
           const rows = ledgers[user];
           return !rows || rows.length > maxRows ? null : packRows(rows, [ACCOUNT]);
         },
+        whenIdle: async () => {},
       },
       set,
     );

@@ -316,11 +316,56 @@ function portTaken(name: string, port: number, outcome?: string): string {
   return `port ${port}, which ${name} listens on, is taken by another program${outcome ? `: ${outcome}` : ''}; free it, or start a new cluster in another folder with another --port`;
 }
 
+/**
+ * Whether the instance's server runs. `pg_ctl status` only asks whether the process its lock
+ * file names exists, and a postmaster killed (SIGKILL) exists as a zombie until its parent, the
+ * system's init, reaps it: up to 2 s on the test machines. Counted as running, a crashed
+ * instance was not started again (a shard left down for good after a restart).
+ */
 async function isRunning(binDir: string, dataDir: string, runAs: RunAs | undefined) {
-  return runBinary(binDir, 'pg_ctl', ['status', '-D', dataDir], runAs).then(
+  const status = await runBinary(binDir, 'pg_ctl', ['status', '-D', dataDir], runAs).then(
     () => true,
     () => false,
   );
+  return status && !(await postmasterExited(dataDir));
+}
+
+/**
+ * Process `pid`'s state as Linux tells it (`Z`: exited, not yet reaped); undefined when it is
+ * gone, or where /proc cannot say.
+ */
+async function processState(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // The state follows the command name, which is in parentheses and may hold anything.
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ', 1)[0];
+}
+
+/** States of a process that has exited, reaped or not. */
+const EXITED = new Set(['Z', 'X']);
+
+/** The pid in the instance's lock file (postmaster.pid), if any. */
+async function postmasterPid(dataDir: string): Promise<number | undefined> {
+  const lock = await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number(lock.split('\n', 1)[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Whether the postmaster the instance's lock file names has exited but is not yet reaped. */
+async function postmasterExited(dataDir: string): Promise<boolean> {
+  const pid = await postmasterPid(dataDir);
+  const state = pid === undefined ? undefined : await processState(pid);
+  return state !== undefined && EXITED.has(state);
+}
+
+/**
+ * Waits (10 s at most) until a postmaster that has exited is reaped: PostgreSQL refuses to
+ * start while its lock file names a process that still exists, even a zombie.
+ */
+async function untilReaped(dataDir: string): Promise<void> {
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    if (!(await postmasterExited(dataDir))) return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
 }
 
 /**
@@ -422,6 +467,7 @@ export async function startCluster(options: ClusterOptions): Promise<ClusterInfo
             : []),
         ];
         progress(`${name}: starting on port ${port}`);
+        await untilReaped(dataDir);
         try {
           await runBinary(
             binDir,
@@ -594,7 +640,8 @@ export async function clusterStatus(
 /**
  * Stops, kills or starts one instance (tests of partial failure): `stop` shuts it down
  * (`immediate` by default, or `fast`), `kill` sends its postmaster SIGKILL (a crash: its
- * sessions end with "unexpected postmaster exit"), `start` starts whatever is stopped.
+ * sessions end with "unexpected postmaster exit") and returns once it has died, `start`
+ * starts whatever is stopped (or crashed).
  */
 export async function controlInstance(
   dir: string,
@@ -609,8 +656,15 @@ export async function controlInstance(
     return;
   }
   if (action === 'kill') {
-    const pidFile = await readFile(join(resolve(dir), name, 'postmaster.pid'), 'utf8');
-    process.kill(Number(pidFile.split('\n', 1)[0]), 'SIGKILL');
+    const pid = await postmasterPid(join(resolve(dir), name));
+    if (pid === undefined) throw new ClusterError(`${name} has no postmaster.pid: not running`);
+    process.kill(pid, 'SIGKILL');
+    // Returns once it has died (5 s at most): for a moment after the signal it still runs.
+    for (let waited = 0; waited < 5_000; waited += 20) {
+      const state = await processState(pid);
+      if (state === undefined || EXITED.has(state)) return;
+      await new Promise((done) => setTimeout(done, 20));
+    }
     return;
   }
   const runAs = await serviceAccount();

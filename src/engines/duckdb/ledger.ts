@@ -12,5 +12,6 @@ const LEDGER_SQL = `SELECT packed FROM ${LEDGERS_TABLE} WHERE user_id = $1::VARC
 export function ledgerReads(db: DuckDbPool): LedgerReads {
   return {
     packedLedger: (userId, maxRows) => db.queryBytes(LEDGER_SQL, [userId, maxRows]),
+    whenIdle: () => db.whenIdle(),
   };
 }

@@ -387,6 +387,11 @@ export class DuckDbPool {
     return this.closing;
   }
 
+  /** Resolves once a connection is free and no query waits (FairQueue.whenIdle). */
+  whenIdle(): Promise<void> {
+    return this.queue.whenIdle();
+  }
+
   /** A connection, in the current client's turn (the queue holds one slot per connection). */
   private async acquire(): Promise<Lent> {
     const release = await this.queue.acquire();

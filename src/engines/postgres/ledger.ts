@@ -12,5 +12,6 @@ export function ledgerReads(db: PgPool, s: string): LedgerReads {
   const sql = `SELECT packed FROM ${s}.${LEDGERS_TABLE} WHERE user_id = $1 AND transactions <= $2`;
   return {
     packedLedger: (userId, maxRows) => db.queryBytes(sql, [userId, maxRows]),
+    whenIdle: () => db.whenIdle(),
   };
 }

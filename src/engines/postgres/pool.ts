@@ -191,6 +191,11 @@ export class PgPool {
     }
   }
 
+  /** Resolves once a connection is free and no statement waits (FairQueue.whenIdle). */
+  whenIdle(): Promise<void> {
+    return this.queue.whenIdle();
+  }
+
   close(): Promise<void> {
     this.queue.close(new StoreUnavailableError('store is closed'));
     this.unwatchQueue();

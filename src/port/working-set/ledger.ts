@@ -20,6 +20,11 @@ export interface LedgerReads {
    * transactions: the engine answers for them.
    */
   packedLedger(userId: string, maxRows: number): Promise<Uint8Array | null>;
+  /**
+   * Resolves once the store has a free connection and no query waits: a read that warms the
+   * working set waits for it, so it never takes a request's turn.
+   */
+  whenIdle(): Promise<void>;
 }
 
 /** Bytes a JavaScript object and the typed-array views over the ledger take, roughly. */

@@ -94,11 +94,13 @@ export function withWorkingSet(
 
     heldUsers: (limit) => set.cache.heldUsers(own, limit),
 
-    async warm(userIds, deadline) {
+    async warm(userIds, stop) {
       let read = 0;
       for (const userId of userIds) {
-        if (Date.now() > deadline) break;
         try {
+          // Read when the store has nothing else to do: warming never takes a request's turn.
+          await reads.whenIdle();
+          if (stop()) break;
           await ledgerOf(userId);
         } catch {
           break;

@@ -6,7 +6,7 @@
  * service comes back without a restart and the log stays a few lines, without stacks
  * (docs/operations.md, "Store and database faults").
  */
-import { copyFile, rename, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { buildApp } from '../../../src/app.ts';
 import { createClock } from '../../../src/clock.ts';
 import { DuckDbPool } from '../../../src/engines/duckdb/pool.ts';
 import { type DuckDbPort, openDuckDbPort } from '../../../src/engines/duckdb/port.ts';
+import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import {
   LIST_CHUNK_ROWS,
   StoreUnavailableError,
@@ -21,6 +22,8 @@ import {
   type TransactionRecord,
 } from '../../../src/port/read-port.ts';
 import { startServer } from '../../../src/server.ts';
+import { generateToken, hashToken } from '../../../src/tokens/token.ts';
+import { generateFixtures } from '../../../tools/demo-data/generator.ts';
 import {
   duckDbOpens,
   eventually,
@@ -102,6 +105,31 @@ async function listIds(path: string, userId: string): Promise<string[]> {
   );
   return rows.map((row) => row.id);
 }
+
+/** The blocks of a DuckDB store file that hold a table's data. */
+async function blocksOf(path: string, table: string): Promise<number[]> {
+  const blocks = (
+    await queryStoreFile<{ block: number }>(
+      path,
+      `SELECT DISTINCT block_id::INTEGER AS block FROM pragma_storage_info('${table}')
+       WHERE block_id >= 0 ORDER BY block`,
+    )
+  ).map((row) => row.block);
+  expect(blocks.length).toBeGreaterThan(0);
+  return blocks;
+}
+
+/** The readiness probes from the first one that failed on: when the damage was found. */
+function afterFound(samples: readonly ReadinessSample[], since: number): ReadinessSample[] {
+  const found = samples.findIndex((sample) => sample.at >= since && sample.status !== 200);
+  return found < 0 ? [] : samples.slice(found);
+}
+
+/** The server's error lines, each by its message's first part. */
+const errors = (output: string) =>
+  logLines(output)
+    .filter((line) => line.level >= 50)
+    .map((line) => line.msg.split(':', 1)[0]);
 
 describe('a list that fails once it has started', () => {
   let port: DuckDbPort;
@@ -310,6 +338,136 @@ describe('reads past the query time limit', () => {
   });
 });
 
+describe('a damaged store file while hundreds of users are held in memory', () => {
+  const USERS = 300;
+  let good: string;
+  let path: string;
+  let tokens: string[];
+  let transactionBlocks: number[];
+
+  beforeAll(async () => {
+    const source = makeTempDir('held-source');
+    await generateFixtures({ users: USERS, months: 3, seed: 'held', outDir: source });
+    const users = await readFile(join(source, 'users.csv'), 'utf8');
+    const ids = users
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[0] as string);
+    tokens = ids.map(() => generateToken());
+    // A token per user, built with the data (minting 300 one at a time takes half a minute).
+    await writeFile(
+      join(source, 'access_tokens.csv'),
+      `token_hash,user_id,name,created_at,expires_at,revoked_at\n${ids
+        .map((id, k) => `${hashToken(tokens[k] as string)},${id},test,2026-01-01T00:00:00Z,,`)
+        .join('\n')}\n`,
+    );
+    path = join(makeTempDir('held-store'), 'finance.duckdb');
+    await buildStore({ sourceDir: source, databasePath: path });
+    good = join(makeTempDir('held-good'), 'finance.duckdb');
+    await copyFile(path, good);
+    transactionBlocks = await blocksOf(good, 'transactions');
+  }, 120_000);
+
+  /** A server on the good file holding every user in memory (each asked a page once). */
+  async function serverHoldingEveryone(): Promise<{ server: ServerProcess; targets: Target[] }> {
+    await copyFile(good, path);
+    const server = await startServerProcess({
+      ...QUIET,
+      DATABASE_PATH: path,
+      LOG_LEVEL: 'info',
+      STORE_WATCH_DEBOUNCE_MS: '100',
+    });
+    const page = '/v2/users/transactions?page=1&page_size=20';
+    for (const token of tokens) {
+      expect((await get(`${server.url}${page}`, bearer(token))).status).toBe(200);
+    }
+    const targets: Target[] = [];
+    for (const token of tokens.slice(0, 4)) {
+      for (const each of [page, '/v1/user']) {
+        const answer = await get(`${server.url}${each}`, bearer(token));
+        targets.push({ path: each, headers: bearer(token), truth: answer.body });
+      }
+    }
+    return { server, targets };
+  }
+
+  /** The log lines starting with `message`, with when each was written (the server's clock). */
+  const logged = (output: string, message: string) =>
+    logLines(output)
+      .filter((line) => line.msg.startsWith(message))
+      .map((line) => JSON.parse(line.raw) as { time: number; warmedUsers?: number });
+
+  /**
+   * Ready from the swap on, before the warming of the users held ended: no 503 waited for it.
+   * Warming them before the swap kept every request 503 until it ended.
+   */
+  async function expectServedColdThenWarmed(
+    server: ServerProcess,
+    probes: { stop(): Promise<ReadinessSample[]> },
+  ) {
+    expect(
+      await eventually(async () => logged(server.output(), 'store warmed').length > 0, 30_000),
+    ).toBe(true);
+    const samples = await probes.stop();
+    const [swapped] = logged(server.output(), 'store swapped');
+    const [warmed] = logged(server.output(), 'store warmed');
+    expect(warmed?.warmedUsers).toBe(USERS);
+    const after = samples.filter((sample) => sample.at > (swapped as { time: number }).time);
+    expect(after.filter((sample) => sample.status !== 200)).toEqual([]);
+    expect(after.some((sample) => sample.at < (warmed as { time: number }).time)).toBe(true);
+  }
+
+  const swapped = (server: ServerProcess) => () =>
+    eventually(async () => logged(server.output(), 'store swapped').length > 0, 10_000);
+
+  it('its time changed in place: served again, cold, once it read whole; warmed beside', async () => {
+    const { server, targets } = await serverHoldingEveryone();
+    try {
+      const probes = sampleReadiness(server.url);
+      const report = await underLoad(server.url, targets, async () => {
+        await sleep(300);
+        const later = new Date(Date.now() + 1_000);
+        await utimes(path, later, later);
+        expect(await swapped(server)()).toBe(true);
+        await sleep(500);
+      });
+      expectHonest(report);
+      await expectServedColdThenWarmed(server, probes);
+      expect(errors(server.output())).toEqual(['store unreadable']);
+      expectAlive(server);
+    } finally {
+      await stopServer(server);
+    }
+  }, 90_000);
+
+  it('a good file renamed over it: served at once, cold; warmed beside', async () => {
+    const { server, targets } = await serverHoldingEveryone();
+    try {
+      const probes = sampleReadiness(server.url);
+      const report = await underLoad(server.url, targets, async () => {
+        await sleep(300);
+        await writeRandomBlocks(path, transactionBlocks);
+        expect(
+          await eventually(
+            async () => errors(server.output()).includes('store file refused'),
+            10_000,
+          ),
+        ).toBe(true);
+        await copyFile(good, `${path}.incoming`);
+        await rename(`${path}.incoming`, path);
+        expect(await swapped(server)()).toBe(true);
+        await sleep(500);
+      });
+      expectHonest(report);
+      await expectServedColdThenWarmed(server, probes);
+      expectAlive(server);
+    } finally {
+      await stopServer(server);
+    }
+  }, 90_000);
+});
+
 describe('a damaged store file', () => {
   let good: string;
   let path: string;
@@ -324,14 +482,7 @@ describe('a damaged store file', () => {
     token = demo.tokens[0] as string;
     good = join(makeTempDir('good'), 'finance.duckdb');
     await copyFile(path, good);
-    transactionBlocks = (
-      await queryStoreFile<{ block: number }>(
-        good,
-        `SELECT DISTINCT block_id::INTEGER AS block FROM pragma_storage_info('transactions')
-         WHERE block_id >= 0 ORDER BY block`,
-      )
-    ).map((row) => row.block);
-    expect(transactionBlocks.length).toBeGreaterThan(0);
+    transactionBlocks = await blocksOf(good, 'transactions');
   });
 
   /** Every deterministic answer, taken from the healthy server: the truth a 200 must carry. */
@@ -400,17 +551,6 @@ describe('a damaged store file', () => {
       await stopServer(server);
     }
   }, 60_000);
-
-  /** The readiness probes from the first one that failed on: when the damage was found. */
-  function afterFound(samples: readonly ReadinessSample[], since: number): ReadinessSample[] {
-    const found = samples.findIndex((sample) => sample.at >= since && sample.status !== 200);
-    return found < 0 ? [] : samples.slice(found);
-  }
-
-  const errors = (output: string) =>
-    logLines(output)
-      .filter((line) => line.level >= 50)
-      .map((line) => line.msg.split(':', 1)[0]);
 
   const readyWithin = (baseUrl: string, ms: number) =>
     eventually(async () => (await readiness(baseUrl)) === 200, ms);

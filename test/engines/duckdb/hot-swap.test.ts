@@ -131,8 +131,57 @@ describe('the store plugin pins each request to its store', () => {
   });
 });
 
+/** A log that keeps its info lines' messages and details. */
+function keptLog() {
+  const lines: { message: string; details: Record<string, unknown> }[] = [];
+  const log = {
+    info: (details: object, message: string) =>
+      lines.push({ message, details: details as Record<string, unknown> }),
+    warn() {},
+    error() {},
+  };
+  const warmed = async () => {
+    for (let i = 0; i < 400 && !lines.some((l) => l.message.startsWith('store warmed')); i++) {
+      await sleep(5);
+    }
+    return lines.find((l) => l.message.startsWith('store warmed'))?.details;
+  };
+  return { lines, log, warmed };
+}
+
+/**
+ * A stand-in port holding `held` in memory, whose warming reads one user each time the test
+ * lets it (`step`), asking `stop` before each, as the working set's does.
+ */
+function warmablePort(
+  generation: string,
+  held: readonly string[],
+  options: { broken?: boolean } = {},
+) {
+  const fake = fakePort(generation, options);
+  const warmed: string[] = [];
+  const steps: (() => void)[] = [];
+  const port: ReadPort = Object.assign(fake.port, {
+    heldUsers: (limit: number) => held.slice(0, limit),
+    async warm(userIds: readonly string[], stop: () => boolean) {
+      for (const user of userIds) {
+        await new Promise<void>((resolve) => steps.push(resolve));
+        if (stop()) break;
+        warmed.push(user);
+      }
+      return warmed.length;
+    },
+  });
+  const step = async () => {
+    while (steps.length === 0) await sleep(1);
+    steps.shift()?.();
+    await sleep(1);
+  };
+  return { ...fake, port, warmed, step };
+}
+
 describe('warming a new generation', () => {
-  it('reads the ledgers of the users the current one answered lately before it serves', async () => {
+  it('serves it at once, then reads in the ledgers of the users the one before answered lately', async () => {
     const demo = await demoStoreCopy([]);
     const set = testWorkingSet();
     const first = await openDuckDbPort(demo.path, { workingSet: set });
@@ -141,28 +190,64 @@ describe('warming a new generation', () => {
     for (const user of [a, b]) await first.transactions(user, NO_FILTERS, page);
     expect(first.heldUsers?.(10)).toEqual([b, a]);
     await publishNewGeneration(demo.path);
-    let heldWhenSwapped: readonly string[] = [];
+    const { lines, log, warmed } = keptLog();
     const source = new SwappablePort(first, {
       open: () => openDuckDbPort(demo.path, { workingSet: set }),
-      log: {
-        info: () => {
-          heldWhenSwapped = source.current.heldUsers?.(10) ?? [];
-        },
-        warn() {},
-        error() {},
-      },
+      log,
     });
     expect(await source.reload('published')).toBe('swapped');
     const next = source.current;
     expect(next.generation).not.toBe(first.generation);
-    // Warmed before the swap was announced (the log line comes after), nobody else.
-    expect([...heldWhenSwapped].sort()).toEqual([a, b].sort());
+    // The swap's line says nothing of warming: it did not wait for it.
+    expect(lines[0]?.details).not.toHaveProperty('warmedUsers');
+    expect(await warmed()).toMatchObject({ generation: next.generation, warmedUsers: 2 });
+    expect([...(next.heldUsers?.(10) ?? [])].sort()).toEqual([a, b].sort());
     const before = set.stats();
     for (const user of [a, b]) await next.transactions(user, NO_FILTERS, page);
     expect(set.stats().misses).toBe(before.misses);
     await next.transactions(other, NO_FILTERS, page);
     expect(set.stats().misses).toBe(before.misses + 1);
     await source.close();
+  });
+
+  it('replaces a port that cannot serve at once, and warms the new one while it serves', async () => {
+    const damaged = warmablePort('a', ['u1', 'u2', 'u3'], { broken: true });
+    const next = warmablePort('a', []);
+    const { log, warmed } = keptLog();
+    const source = new SwappablePort(damaged.port, { open: async () => next.port, log });
+    // The same generation, published again while the current port fails: taken, unwarmed.
+    expect(await source.reload('store unreadable')).toBe('swapped');
+    expect(next.warmed).toEqual([]);
+    await source.lease().port.profile('served cold');
+    expect(next.ran).toContain('profile');
+    for (let i = 0; i < 3; i++) await next.step();
+    expect(next.warmed).toEqual(['u1', 'u2', 'u3']);
+    expect(await warmed()).toMatchObject({ generation: 'a', warmedUsers: 3 });
+    await source.close();
+  });
+
+  it('stops warming a port once it is retired (another swap, or the close)', async () => {
+    const first = warmablePort('a', ['u1', 'u2', 'u3']);
+    const second = warmablePort('b', ['u1', 'u2']);
+    const third = warmablePort('c', []);
+    const opens = [second.port, third.port];
+    const source = new SwappablePort(first.port, {
+      open: async () => opens.shift() as ReadPort,
+    });
+    expect(await source.reload('published')).toBe('swapped');
+    await second.step();
+    expect(second.warmed).toEqual(['u1']);
+    expect(await source.reload('published again')).toBe('swapped');
+    // Its next read finds it retired: nothing more is read into it.
+    await second.step();
+    expect(second.warmed).toEqual(['u1']);
+    // The newest port is warmed with what the retired one held, until the close.
+    await third.step();
+    expect(third.warmed).toEqual(['u1']);
+    await source.close();
+    await third.step();
+    expect(third.warmed).toEqual(['u1']);
+    expect(third.isClosed()).toBe(true);
   });
 });
 

@@ -113,6 +113,20 @@ describe('npm run cluster', () => {
     await client.end();
     expect(rows.map((row) => row.srvname)).toEqual(['shard_1', 'shard_2']);
   }, 60_000);
+
+  it('start right after an instance was killed starts it again, before the system reaps it', async () => {
+    const shardUrl = databaseUrl.replace(/:(\d+)\//, (_, port) => `:${Number(port) + 1}/`);
+    await controlInstance(dir, 'shard1', 'kill');
+    // At once: the killed postmaster may still be a zombie, which pg_ctl takes for a server.
+    await controlInstance(dir, 'shard1', 'start');
+    const client = new pg.Client({ connectionString: shardUrl });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
 });
 
 /** A token per shard, of a user that shard holds (set by 'one shard down'). */

@@ -24,6 +24,7 @@ import {
   expectHonest,
   get,
   judge,
+  logLines,
   readiness,
   sleep,
   type Target,
@@ -103,13 +104,23 @@ async function restart(): Promise<void> {
   }
 }
 
+/** What kept the server from being healthy at the last look (for the failure message). */
+let unhealthy = '';
+
 /** Every target answers its truth and /readyz says ready. */
 const healthy = () =>
   eventually(async () => {
-    if ((await readiness(server.url)) !== 200) return false;
+    const ready = await get(`${server.url}/readyz`);
+    if (ready.status !== 200) {
+      unhealthy = `/readyz ${ready.status} ${ready.error ?? ''} ${ready.body}`;
+      return false;
+    }
     for (const target of targets) {
-      if (judge(await get(`${server.url}${target.path}`, target.headers), target.truth) !== 'ok')
+      const answer = await get(`${server.url}${target.path}`, target.headers);
+      if (judge(answer, target.truth) !== 'ok') {
+        unhealthy = `${target.path} ${answer.status} ${answer.error ?? ''} ${answer.body.slice(0, 200)}`;
         return false;
+      }
     }
     return true;
   }, 25_000);
@@ -146,7 +157,13 @@ describe.each([
     expect(down).toBe(true);
     expect(report.verdicts.unavailable).toBeGreaterThan(0);
     expectAlive();
-    expect(await healthy(), server.output().slice(logBefore).slice(-6000)).toBe(true);
+    const back = await healthy();
+    // The access log's lines would bury the reasons: the warnings and errors only.
+    const warnings = logLines(server.output().slice(logBefore))
+      .filter((line) => line.level >= 40)
+      .map((line) => line.raw)
+      .join('\n');
+    expect(back, `last seen: ${unhealthy}\n${warnings}`).toBe(true);
     expectAlive();
     expectBoundedLog(server.output().slice(logBefore), 15);
   }, 60_000);
