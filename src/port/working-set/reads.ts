@@ -36,6 +36,24 @@ function countedRows(
   return matchingRows({ ...selected, test: allOf([counted, selected.test]) });
 }
 
+/**
+ * A dictionary's texts for one request, each decoded at most once: a merchant's name is
+ * asked by every group of it (one a period).
+ */
+function textsOnce(dictionary: UserLedger['merchants']): (row: number) => string | null {
+  const texts: (string | null | undefined)[] = new Array(dictionary.size);
+  const { of } = dictionary;
+  return (row) => {
+    const index = of[row] as number;
+    let text = texts[index];
+    if (text === undefined) {
+      text = dictionary.text(index);
+      texts[index] = text;
+    }
+    return text;
+  };
+}
+
 const directionOf = (ledger: UserLedger, row: number) =>
   ledger.isCredit(row) ? ('CREDIT' as const) : ('DEBIT' as const);
 
@@ -182,21 +200,24 @@ export function ledgerSpendingReader(
         }
         return text;
       };
+      const merchantName = textsOnce(ledger.merchants);
+      const subcategory = textsOnce(ledger.subcategories);
       return Array.from(groups.values(), (group): SpendingGroup => {
         const { row, largest } = group;
-        return {
+        const read: SpendingGroup = {
           direction: directionOf(ledger, row),
           category: ledger.category(row),
-          merchant_name: ledger.merchantName(row),
+          merchant_name: merchantName(row),
           to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
-          ...(grain.subcategories ? { subcategory: ledger.subcategory(row) } : {}),
           day: dateOf(ledger.day(row)),
           amount: centsText(group.cents),
           count: group.count,
           max_amount: ledger.amount(largest),
-          ...(group.days ? { days: Array.from(group.days, dateOf) } : {}),
           largest: new LargestRowOf(ledger, largest, dateOf),
         };
+        if (grain.subcategories) read.subcategory = subcategory(row);
+        if (group.days) read.days = Array.from(group.days, dateOf);
+        return read;
       });
     },
 
