@@ -1,7 +1,6 @@
 /**
  * A user's packed ledger (contract/ledger.ts) read from the cluster: one point read of the
- * user's row of the generation's `ledgers`, on the user's shard, its bytes in PostgreSQL's
- * binary format.
+ * user's row of the generation's `ledgers`, on the user's shard.
  */
 import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import type { LedgerReads } from '../../port/working-set/ledger.ts';

@@ -136,14 +136,14 @@ export class PgPool {
   }
 
   /**
-   * The first column of the statement's first row as bytes (a bytea), read in PostgreSQL's
-   * binary format: the bytes as the server holds them, not their hex text. Null without a row.
+   * The first column of the statement's first row as bytes (a bytea), null without a row.
+   * Sent as hex text, which pg decodes: pg 8 reads every value of a binary-format result as
+   * UTF-8 text, which would mangle the bytes.
    */
   async queryBytes(sql: string, params: readonly SqlParam[]): Promise<Uint8Array | null> {
     const result = await this.run<unknown[]>({
       text: sql,
       values: params as unknown[],
-      binary: true,
       rowMode: 'array',
     } as pg.QueryConfig);
     const value = result.rows[0]?.[0];
