@@ -354,15 +354,21 @@ function writeText(
     for (let row = 0; row < rows; row++) {
       const start = column.starts[row] as number;
       if (start < 0) continue;
-      let bit = 0;
-      const base = values + row * stride;
+      // The characters' codes gathered in an integer, written out a byte at a time (a code has
+      // at most 6 bits: fewer than 8 are ever held before one is added).
+      let held = 0;
+      let heldBits = 0;
+      let byte = values + row * stride;
       for (let at = start + prefix.length; at < start + prefix.length + length; at++) {
-        const code = codeOf[source[at] as number] as number;
-        for (let b = bits - 1; b >= 0; b--, bit++) {
-          if ((code >> b) & 1)
-            raw[base + (bit >> 3)] = (raw[base + (bit >> 3)] as number) | (0x80 >> (bit & 7));
+        held = (held << bits) | (codeOf[source[at] as number] as number);
+        heldBits += bits;
+        if (heldBits >= 8) {
+          heldBits -= 8;
+          raw[byte++] = held >> heldBits;
+          held &= (1 << heldBits) - 1;
         }
       }
+      if (heldBits > 0) raw[byte] = held << (8 - heldBits);
     }
   }
   if (anyNull) writeNulls(out, column.starts, rows);
