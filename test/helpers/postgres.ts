@@ -106,6 +106,10 @@ export class RecordingPool extends PgPool {
     this.statements.push({ sql, params });
     return super.query<T>(sql, params);
   }
+  override queryBytes(sql: string, params: readonly SqlParam[]) {
+    this.statements.push({ sql, params });
+    return super.queryBytes(sql, params);
+  }
 }
 
 interface PlanNode {

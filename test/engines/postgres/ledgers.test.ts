@@ -1,0 +1,227 @@
+/**
+ * The cluster's packed ledgers (ingest/postgres/ledgers.ts): a change set packs again the
+ * ledgers of the users it touched and of no one else (the others keep their row version), what
+ * it packs on the shards is byte for byte what the DuckDB store packs for the same change set
+ * (the same packer over the same rows, the records read with the PostgreSQL dialect), a removed
+ * user's ledger is closed, and the generation before still reads its own ledgers.
+ */
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEDGERS_TABLE } from '../../../src/contract/ledger.ts';
+import { ledgerReads } from '../../../src/engines/postgres/ledger.ts';
+import { PgPool } from '../../../src/engines/postgres/pool.ts';
+import { applyChanges } from '../../../src/ingest/duckdb/apply.ts';
+import { buildStore } from '../../../src/ingest/duckdb/build.ts';
+import { applyPostgresChanges, buildPostgresStore } from '../../../src/ingest/postgres/build.ts';
+import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
+import { createTestDatabase } from '../../helpers/postgres.ts';
+import {
+  type FixtureRow,
+  makeTempDir,
+  queryStoreFile,
+  writeCsvFixture,
+} from '../../helpers/store.ts';
+
+const USERS = ['usr_a', 'usr_b', 'usr_c', 'usr_gone'];
+
+/** Rows that exercise every part of a ledger: flags, credits, nulls, non-ASCII texts. */
+function baseTables(): Record<string, FixtureRow[]> {
+  const users = USERS.map((id) => ({
+    id,
+    name: `User ${id}`,
+    email: `${id}@example.com`,
+    created_at: '2025-01-01T00:00:00Z',
+  }));
+  const active = USERS.filter((user) => user !== 'usr_gone');
+  const links = active.map((user) => ({
+    id: `lnk_${user}`,
+    user_id: user,
+    type: 'institution',
+    name: 'Bank',
+    status: 'active',
+    created_at: '2025-01-01T00:00:00Z',
+  }));
+  const accounts = active.flatMap((user) => [
+    {
+      id: `acc_${user}_chk`,
+      user_id: user,
+      link_id: `lnk_${user}`,
+      name: 'Checking',
+      type: 'depository',
+    },
+    {
+      id: `acc_${user}_inv`,
+      user_id: user,
+      link_id: `lnk_${user}`,
+      name: 'Brokerage',
+      type: 'investment',
+    },
+  ]);
+  const texts = ['Café Ünïcode', 'КНИЖНЫЙ ПУШКИН', 'ROBINHOOD DEPOSIT', 'plain shop', '𝒳 emoji 🎉'];
+  const transactions = active.flatMap((user, u) =>
+    Array.from({ length: 40 }, (_, k) => ({
+      id: `txn_${user}_${String(k).padStart(3, '0')}`,
+      external_id: k % 3 === 0 ? null : `EXT${u}${k}`,
+      user_id: user,
+      account_id: `acc_${user}_${k % 4 === 0 ? 'inv' : 'chk'}`,
+      // Several rows a day: the id decides their order within it.
+      transacted_at: `2026-0${1 + (k % 9)}-1${k % 3}`,
+      amount: ((k + 1) * 137 + u).toString().replace(/(\d\d)$/, '.$1'),
+      direction: k % 5 === 0 ? 'CREDIT' : 'DEBIT',
+      description: texts[k % texts.length] as string,
+      merchant_name: k % 3 === 1 ? null : (texts[(k + 1) % texts.length] as string),
+      category: ['Food and Drink', 'Transfer Out', 'Travel', 'Income'][k % 4] as string,
+      subcategory: k % 2 ? 'Coffee' : null,
+      merchant_category_code: k % 7 === 0 ? '5814' : null,
+      is_hidden: k % 11 === 0 ? 'true' : 'false',
+      is_internal_transfer: k % 13 === 0 ? 'true' : 'false',
+    })),
+  );
+  return { users, links, accounts, transactions };
+}
+
+/** The change set: one user's row changed, one's added, a user added and one removed. */
+const CHANGES: ChangeSetFiles = {
+  upserts: {
+    users: [
+      { id: 'usr_new', name: 'New', email: 'new@example.com', created_at: '2026-01-01T00:00:00Z' },
+    ],
+    transactions: [
+      {
+        id: 'txn_usr_a_005',
+        external_id: null,
+        user_id: 'usr_a',
+        account_id: 'acc_usr_a_chk',
+        transacted_at: '2026-06-12',
+        amount: '12.34',
+        direction: 'DEBIT',
+        description: 'Ωmega corrected',
+        merchant_name: null,
+        category: 'Travel',
+        subcategory: null,
+        merchant_category_code: null,
+        is_hidden: 'false',
+        is_internal_transfer: 'false',
+      },
+      {
+        id: 'txn_usr_b_new',
+        external_id: 'NEW1',
+        user_id: 'usr_b',
+        account_id: 'acc_usr_b_inv',
+        transacted_at: '2026-10-01',
+        amount: '99.99',
+        direction: 'CREDIT',
+        description: 'ROBINHOOD TRANSFER',
+        merchant_name: 'Robinhood',
+        category: 'Income',
+        subcategory: 'Dividends',
+        merchant_category_code: '6211',
+        is_hidden: 'false',
+        is_internal_transfer: 'false',
+      },
+    ],
+  },
+  deletes: { users: [{ id: 'usr_gone' }] },
+};
+
+/** Each user's ledger, as hex, in a DuckDB store. */
+async function duckdbLedgers(databasePath: string): Promise<Map<string, string>> {
+  const rows = await queryStoreFile<{ user_id: string; packed: string }>(
+    databasePath,
+    `SELECT user_id, lower(hex(packed)) AS packed FROM ${LEDGERS_TABLE} ORDER BY user_id`,
+  );
+  return new Map(rows.map((row) => [row.user_id, row.packed]));
+}
+
+let databaseUrl: string;
+let coordinator: pg.Client;
+let before: { schema: string; dataSchema: string };
+let after: { schema: string };
+let duckdbBefore: Map<string, string>;
+let duckdbAfter: Map<string, string>;
+
+async function meta(): Promise<{ schema: string; dataSchema: string }> {
+  const { rows } = await coordinator.query<{ schema_name: string; data_schema: string }>(
+    'SELECT schema_name, data_schema FROM public.store_meta',
+  );
+  return { schema: rows[0]?.schema_name as string, dataSchema: rows[0]?.data_schema as string };
+}
+
+/** Each user's ledger, as hex, in a generation's view. */
+async function clusterLedgers(schema: string): Promise<Map<string, string>> {
+  const { rows } = await coordinator.query<{ user_id: string; packed: string }>(
+    `SELECT user_id, encode(packed, 'hex') AS packed FROM ${schema}.${LEDGERS_TABLE} ORDER BY user_id`,
+  );
+  return new Map(rows.map((row) => [row.user_id, row.packed]));
+}
+
+beforeAll(async () => {
+  const sourceDir = makeTempDir('ledger-source');
+  await writeCsvFixture(sourceDir, baseTables());
+  const changesDir = await writeChangeSet(CHANGES);
+  const databasePath = join(makeTempDir('ledger-store'), 'finance.duckdb');
+  await buildStore({ sourceDir, databasePath });
+  duckdbBefore = await duckdbLedgers(databasePath);
+  await applyChanges({ changesDir, databasePath });
+  duckdbAfter = await duckdbLedgers(databasePath);
+
+  databaseUrl = await createTestDatabase();
+  coordinator = new pg.Client({ connectionString: databaseUrl });
+  await coordinator.connect();
+  await buildPostgresStore({ sourceDir, databaseUrl });
+  before = await meta();
+  const applied = await applyPostgresChanges({ changesDir, databaseUrl });
+  expect(applied.published).toBe(true);
+  after = await meta();
+}, 120_000);
+afterAll(() => coordinator?.end());
+
+describe('the cluster’s ledgers over a change set', () => {
+  it('rewrites the ledgers of the users it touched only: the others keep their row version', async () => {
+    const { rows } = await coordinator.query<{
+      user_id: string;
+      gen_from: number;
+      gen_to: number | null;
+    }>(
+      `SELECT user_id, gen_from, gen_to FROM ${before.dataSchema}.${LEDGERS_TABLE}
+       ORDER BY user_id, gen_from`,
+    );
+    expect(rows).toEqual([
+      { user_id: 'usr_a', gen_from: 0, gen_to: 1 },
+      { user_id: 'usr_a', gen_from: 1, gen_to: null },
+      { user_id: 'usr_b', gen_from: 0, gen_to: 1 },
+      { user_id: 'usr_b', gen_from: 1, gen_to: null },
+      { user_id: 'usr_c', gen_from: 0, gen_to: null },
+      { user_id: 'usr_gone', gen_from: 0, gen_to: 1 },
+      { user_id: 'usr_new', gen_from: 1, gen_to: null },
+    ]);
+  });
+
+  it('serves byte for byte the ledgers a DuckDB store packs for the same change set', async () => {
+    const served = await clusterLedgers(after.schema);
+    expect([...served.keys()]).toEqual(['usr_a', 'usr_b', 'usr_c', 'usr_new']);
+    expect(served).toEqual(duckdbAfter);
+    // The change set changed what it touched.
+    expect(served.get('usr_a')).not.toBe(duckdbBefore.get('usr_a'));
+    expect(served.get('usr_c')).toBe(duckdbBefore.get('usr_c'));
+  });
+
+  it('leaves the generation before reading its own ledgers, the removed user’s included', async () => {
+    expect(before.schema).not.toBe(after.schema);
+    expect(await clusterLedgers(before.schema)).toEqual(duckdbBefore);
+  });
+
+  it('is read by the server’s point read, as bytes', async () => {
+    const pool = new PgPool(databaseUrl);
+    try {
+      const reads = ledgerReads(pool, after.schema);
+      const packed = await reads.packedLedger('usr_a', 50_000);
+      expect(Buffer.from(packed ?? []).toString('hex')).toBe(duckdbAfter.get('usr_a'));
+      expect(await reads.packedLedger('usr_a', 39)).toBeNull();
+      expect(await reads.packedLedger('usr_gone', 50_000)).toBeNull();
+    } finally {
+      await pool.close();
+    }
+  });
+});
