@@ -1,8 +1,9 @@
 /**
  * The packed ledger's layout (src/contract/ledger.ts): what packLedger writes, LedgerBytes
- * reads back exactly, whatever the texts (any Unicode, nulls, ids of one shape or of many),
- * amounts and dates; ids come in code point order; a ledger that cannot be held exactly is
- * refused, as are bytes of another layout or version.
+ * reads back exactly and unpackLedger turns into the packer's input again, whatever the texts
+ * (any Unicode, nulls, ids of one shape or of many), amounts and dates; ids come in code point
+ * order; a ledger that cannot be held exactly is refused, as are bytes of another layout or
+ * version.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import {
   LedgerTooLargeError,
   PACKED_LEDGER_VERSION,
   packedLedgerVersion,
+  packLedger,
+  unpackLedger,
 } from '../../src/contract/ledger.ts';
 import { dateOf, dayNumber } from '../../src/domain/calendar.ts';
 import { compareCodePoints } from '../../src/domain/money.ts';
@@ -104,6 +107,16 @@ describe('the packed ledger', () => {
         const byId = Array.from(bytes.idOrder, (row) => rows[row]?.id as string);
         expect(byId).toEqual([...byId].sort(compareCodePoints));
         expect(new Set(bytes.idOrder).size).toBe(rows.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('unpacks into the packer’s input again: packed anew, the same bytes', () => {
+    fc.assert(
+      fc.property(ledgers, (rows) => {
+        const packed = packRows(rows);
+        expect(packLedger(unpackLedger(packed))).toEqual(packed);
       }),
       { numRuns: 300 },
     );
