@@ -10,6 +10,7 @@
  * null or its length in UTF-8 bytes, `:`, and its bytes: whatever a text holds, no separator is
  * ever taken for part of it.
  */
+import { Buffer } from 'node:buffer';
 import { CREDIT, LEDGER_TEXTS, type LedgerInput, type LedgerText } from '../contract/ledger.ts';
 import { CATEGORIES } from '../domain/taxonomy.ts';
 import { ledgerFlagsSql } from '../sql/counted.ts';
@@ -142,6 +143,84 @@ export function parseLedgerRecords(records: Uint8Array, rows: number): LedgerInp
   }
   if (at !== records.length) throw malformed();
   return { rows, days, cents, flags, categories, source: records, texts };
+}
+
+/** A transaction id as a ledger's texts compare it: its UTF-8 bytes, one character each. */
+export const idKey = (id: string) => Buffer.from(id, 'utf8').toString('latin1');
+
+/**
+ * A user's packer input after a change set, from the one before (unpackLedger): the rows whose
+ * ids `removed` names (idKey) or `added` holds left out, and `added` (records of the user's
+ * new rows, in the list's order) merged in by the list's order: the input his rows after the
+ * change set give.
+ */
+export function changedLedgerInput(
+  before: LedgerInput,
+  removed: ReadonlySet<string>,
+  added: LedgerInput,
+): LedgerInput {
+  const oldSource = Buffer.from(
+    before.source.buffer,
+    before.source.byteOffset,
+    before.source.length,
+  );
+  const newSource = Buffer.from(added.source.buffer, added.source.byteOffset, added.source.length);
+  const keyOf = (input: LedgerInput, source: Buffer, row: number) =>
+    source.toString('latin1', input.texts.id.starts[row], input.texts.id.ends[row]);
+  const newKeys = Array.from({ length: added.rows }, (_, row) => keyOf(added, newSource, row));
+  const gone = new Set([...removed, ...newKeys]);
+  const kept: number[] = [];
+  const keptKeys: string[] = [];
+  for (let row = 0; row < before.rows; row++) {
+    const key = keyOf(before, oldSource, row);
+    if (gone.has(key)) continue;
+    kept.push(row);
+    keptKeys.push(key);
+  }
+  const rows = kept.length + added.rows;
+  const source = new Uint8Array(before.source.length + added.source.length);
+  source.set(before.source);
+  source.set(added.source, before.source.length);
+  const merged: LedgerInput = {
+    rows,
+    days: new Int32Array(rows),
+    cents: new Float64Array(rows),
+    flags: new Uint8Array(rows),
+    categories: new Uint8Array(rows),
+    source,
+    texts: Object.fromEntries(
+      LEDGER_TEXTS.map((name) => [
+        name,
+        { starts: new Int32Array(rows), ends: new Int32Array(rows) },
+      ]),
+    ) as LedgerInput['texts'],
+  };
+  const take = (from: LedgerInput, row: number, to: number, shift: number) => {
+    merged.days[to] = from.days[row] as number;
+    merged.cents[to] = from.cents[row] as number;
+    merged.flags[to] = from.flags[row] as number;
+    merged.categories[to] = from.categories[row] as number;
+    for (const name of LEDGER_TEXTS) {
+      const start = from.texts[name].starts[row] as number;
+      merged.texts[name].starts[to] = start < 0 ? -1 : start + shift;
+      merged.texts[name].ends[to] = start < 0 ? -1 : (from.texts[name].ends[row] as number) + shift;
+    }
+  };
+  // Newest first: day descending, then id descending.
+  let old = 0;
+  let fresh = 0;
+  for (let to = 0; to < rows; to++) {
+    const oldRow = kept[old];
+    const oldFirst =
+      fresh === added.rows ||
+      (oldRow !== undefined &&
+        ((before.days[oldRow] as number) > (added.days[fresh] as number) ||
+          ((before.days[oldRow] as number) === (added.days[fresh] as number) &&
+            (keptKeys[old] as string) > (newKeys[fresh] as string))));
+    if (oldFirst) take(before, kept[old++] as number, to, 0);
+    else take(added, fresh++, to, before.source.length);
+  }
+  return merged;
 }
 
 /**

@@ -41,7 +41,7 @@ import { csvField } from '../csv-field.ts';
 import { TOUCHED_LEDGER_USERS_SQL } from '../ledgers.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { connect, copyCsv, runAll } from './client.ts';
-import { type LedgersWritten, repackLedgers } from './ledgers.ts';
+import { type LedgersWritten, readLedgerDelta, repackLedgers } from './ledgers.ts';
 import { withClusterLoad } from './lock.ts';
 import { dropOldGenerations } from './old-generations.ts';
 import {
@@ -477,6 +477,7 @@ async function writeShards(
   ]);
   const removed = await perBucket(conn, 'SELECT id FROM delta.removed_users', 'id', ['id']);
   const ledgerUsers = await perBucket(conn, TOUCHED_LEDGER_USERS_SQL, 'user_id', ['user_id']);
+  const delta = await readLedgerDelta(conn);
   const ledgers: LedgersWritten = { packed: 0, notPacked: 0 };
 
   await Promise.all(
@@ -570,7 +571,7 @@ async function writeShards(
             return users ? [[bucket, users] as const] : [];
           }),
         );
-        const written = await repackLedgers(client, d, seq, touched);
+        const written = await repackLedgers(client, d, seq, touched, delta);
         ledgers.packed += written.packed;
         ledgers.notPacked += written.notPacked;
         await client.query('COMMIT');

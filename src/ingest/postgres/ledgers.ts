@@ -1,9 +1,10 @@
 /**
  * The cluster's packed ledgers (contract/ledger.ts; schema.ts, `ledgers`): a full load copies
  * the built DuckDB store's rows into their buckets, and a change set packs again, on the loader,
- * the ledgers of the users it touched, from their rows on the shard. The ledgers are written
- * as bytes (a binary COPY); the records are read as bytea's hex text (pg 8 cannot read a
- * binary-format result: PgPool.queryBytes).
+ * the ledgers of the users it touched: each one's ledger before it with the change set's delta
+ * applied, or, for a user without one, his rows on the shard. Ledgers are written as bytes (a
+ * binary COPY) and read as bytea's hex text (pg 8 cannot read a binary-format result:
+ * PgPool.queryBytes).
  */
 import { Buffer } from 'node:buffer';
 import { DuckDBBlobVector, type DuckDBConnection } from '@duckdb/node-api';
@@ -13,8 +14,11 @@ import {
   LedgerTooLargeError,
   PACKED_LEDGER_VERSION,
   packLedger,
+  unpackLedger,
 } from '../../contract/ledger.ts';
 import {
+  changedLedgerInput,
+  idKey,
   ledgerBatches,
   ledgerRecordsSql,
   PACKED_LEDGER_MAX_ROWS,
@@ -112,27 +116,95 @@ export interface LedgersWritten {
   notPacked: number;
 }
 
+/** What a change set changed of its users' transactions, from its delta (ingest/changes.ts). */
+export interface LedgerDelta {
+  /** Per user, the ids (idKey) of his stored transactions it replaces or removes. */
+  gone: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per user, the records (ledgerRecordsSql) of his new transactions, in the list's order. */
+  added: ReadonlyMap<string, { count: number; bytes: Uint8Array }>;
+  /** The users it removes. */
+  removed: ReadonlySet<string>;
+}
+
+/** The delta of the change set planned in the scratch database `conn`, as repackLedgers takes it. */
+export async function readLedgerDelta(conn: DuckDBConnection): Promise<LedgerDelta> {
+  const gone = new Map<string, Set<string>>();
+  for (const row of (
+    await conn.runAndReadAll(
+      'SELECT user_id, list(id) AS ids FROM delta.gone_transactions GROUP BY user_id',
+    )
+  ).getRowObjectsJson()) {
+    gone.set(String(row.user_id), new Set((row.ids as string[]).map(idKey)));
+  }
+  const added = new Map<string, { count: number; bytes: Uint8Array }>();
+  const result = await conn.run(ledgerRecordsSql('duckdb', 'delta.new_transactions', 'true'));
+  for (let chunk = 0; chunk < result.chunkCount; chunk++) {
+    const data = result.getChunk(chunk);
+    const [ids, counts, blobs] = [0, 1, 2].map((k) => data.getColumnVector(k));
+    if (!(blobs instanceof DuckDBBlobVector)) throw new TypeError('ledger records are not a BLOB');
+    for (let row = 0; row < data.rowCount; row++) {
+      added.set(String(ids?.getItem(row)), {
+        count: Number(counts?.getItem(row)),
+        bytes: blobs.getItemBytes(row) ?? new Uint8Array(0),
+      });
+    }
+  }
+  const removed = new Set(
+    (await conn.runAndReadAll('SELECT id FROM delta.removed_users'))
+      .getRowObjectsJson()
+      .map((row) => String(row.id)),
+  );
+  return { gone, added, removed };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Reading a batch of users (ids), then packing each. */
+interface Job {
+  bucket: number;
+  users: string[];
+  /** From the ledgers the change set closed, with its delta; or from the shard's rows. */
+  from: 'ledgers' | 'rows';
+}
+
 /**
  * Change set `seq` on one shard, in its transaction once its new rows are written: per bucket,
  * closes the ledgers of the bucket's `users` (gen_to = seq) and writes those of the ones still
- * there, packed from their rows visible at `seq` (gen_from = seq). A removed user, one over
- * PACKED_LEDGER_MAX_ROWS or one whose ledger cannot be held exactly gets none: the engine
- * answers for them. The shard reads a batch's records while the loader packs the one before.
+ * there (gen_from = seq). A user's new ledger is his closed one with the change set's `delta`
+ * applied (unpacked, changed, packed again: none of his rows read); without one of this
+ * layout (a new user, one over the bound before), it is packed from his rows visible at `seq`.
+ * A removed user, one over PACKED_LEDGER_MAX_ROWS or one whose ledger cannot be held exactly
+ * gets none: the engine answers for them. The shard reads a batch while the loader packs the one
+ * before.
  */
 export async function repackLedgers(
   client: pg.Client,
   dataSchema: string,
   seq: number,
   usersByBucket: ReadonlyMap<number, readonly string[]>,
+  delta: LedgerDelta,
 ): Promise<LedgersWritten> {
-  const jobs: { bucket: number; users: string[] }[] = [];
+  const table = (bucket: number) => `${dataSchema}.${LEDGERS_TABLE}_p${bucket}`;
+  const jobs: Job[] = [];
   let notPacked = 0;
   for (const [bucket, users] of usersByBucket) {
-    await client.query(
-      `UPDATE ${dataSchema}.${LEDGERS_TABLE}_p${bucket} SET gen_to = ${seq}
-       WHERE gen_to IS NULL AND user_id = ANY($1::text[])`,
+    const { rows: closed } = await client.query<{
+      user_id: string;
+      transactions: number;
+      current: boolean;
+    }>(
+      `UPDATE ${table(bucket)} SET gen_to = ${seq}
+       WHERE gen_to IS NULL AND user_id = ANY($1::text[])
+       RETURNING user_id, transactions, format_version = ${PACKED_LEDGER_VERSION} AS current`,
       [users],
     );
+    const held = closed.filter((user) => user.current && !delta.removed.has(user.user_id));
+    const fromLedgers = new Set(held.map((user) => user.user_id));
+    for (const batch of ledgerBatches(held)) {
+      jobs.push({ bucket, users: batch.map((user) => user.user_id), from: 'ledgers' });
+    }
+    const others = users.filter((user) => !fromLedgers.has(user) && !delta.removed.has(user));
+    if (others.length === 0) continue;
     const { rows: planned } = await client.query<{ user_id: string; transactions: number }>(
       `SELECT u.id AS user_id, count(t.user_id)::integer AS transactions
        FROM ${dataSchema}.${bucketTable('users', bucket)} u
@@ -140,41 +212,67 @@ export async function repackLedgers(
          ON t.user_id = u.id AND ${visibleAt(seq, 't.')}
        WHERE ${visibleAt(seq, 'u.')} AND u.id = ANY($1::text[])
        GROUP BY u.id ORDER BY u.id`,
-      [users],
+      [others],
     );
-    const held = planned.filter((user) => user.transactions <= PACKED_LEDGER_MAX_ROWS);
-    notPacked += planned.length - held.length;
-    for (const batch of ledgerBatches(held)) {
-      jobs.push({ bucket, users: batch.map((user) => user.user_id) });
+    const bounded = planned.filter((user) => user.transactions <= PACKED_LEDGER_MAX_ROWS);
+    notPacked += planned.length - bounded.length;
+    for (const batch of ledgerBatches(bounded)) {
+      jobs.push({ bucket, users: batch.map((user) => user.user_id), from: 'rows' });
     }
   }
   // In text format: pg 8 would read binary-format values as UTF-8 text (PgPool.queryBytes).
-  const read = (job: { bucket: number; users: string[] }) =>
-    client.query<[string, number, Buffer]>({
-      text: ledgerRecordsSql(
+  // Per user read, his closed ledger's bytes, or his records and their count (none: no rows).
+  const read = async (job: Job): Promise<Map<string, { bytes: Buffer; count: number }>> => {
+    if (job.from === 'ledgers') {
+      const { rows } = await client.query<{ user_id: string; packed: Buffer }>(
+        `SELECT user_id, packed FROM ${table(job.bucket)}
+         WHERE gen_to = ${seq} AND user_id = ANY($1::text[])`,
+        [job.users],
+      );
+      return new Map(rows.map((row) => [row.user_id, { bytes: row.packed, count: 0 }]));
+    }
+    const { rows } = await client.query<{ user_id: string; transactions: number; records: Buffer }>(
+      ledgerRecordsSql(
         'postgres',
         `${dataSchema}.${bucketTable('transactions', job.bucket)}`,
         `${visibleAt(seq, 't.')} AND t.user_id = ANY($1::text[])`,
       ),
-      values: [job.users],
-      rowMode: 'array',
-    } as pg.QueryConfig);
+      [job.users],
+    );
+    return new Map(
+      rows.map((row) => [row.user_id, { bytes: row.records, count: row.transactions }]),
+    );
+  };
+  const inputOf = (
+    job: Job,
+    userId: string,
+    found: { bytes: Buffer; count: number } | undefined,
+  ) => {
+    if (job.from === 'rows') return parseLedgerRecords(found?.bytes ?? EMPTY, found?.count ?? 0);
+    const added = delta.added.get(userId) ?? { count: 0, bytes: EMPTY };
+    return changedLedgerInput(
+      unpackLedger(found?.bytes ?? EMPTY),
+      delta.gone.get(userId) ?? new Set(),
+      parseLedgerRecords(added.bytes, added.count),
+    );
+  };
   let packed = 0;
   let reading = jobs[0] && read(jobs[0]);
   let copying: Promise<number> | undefined;
   for (const [index, job] of jobs.entries()) {
-    const { rows } = await (reading as ReturnType<typeof read>);
+    const found = await (reading as ReturnType<typeof read>);
     const following = jobs[index + 1];
     reading = following && read(following);
-    const records = new Map(rows.map(([userId, count, bytes]) => [userId, { count, bytes }]));
     const ledgers: LedgerRow[] = [];
     for (const userId of job.users) {
-      const found = records.get(userId) ?? { count: 0, bytes: Buffer.alloc(0) };
+      const input = inputOf(job, userId, found.get(userId));
       try {
+        if (input.rows > PACKED_LEDGER_MAX_ROWS)
+          throw new LedgerTooLargeError(`${input.rows} rows`);
         ledgers.push({
           userId,
-          packed: packLedger(parseLedgerRecords(found.bytes, found.count)),
-          transactions: found.count,
+          packed: packLedger(input),
+          transactions: input.rows,
           formatVersion: PACKED_LEDGER_VERSION,
         });
       } catch (error) {
@@ -183,9 +281,7 @@ export async function repackLedgers(
       }
     }
     packed += await (copying ?? 0);
-    copying = copyBinary(client, `${dataSchema}.${LEDGERS_TABLE}_p${job.bucket}`, COPY_COLUMNS, [
-      ledgerTuples(ledgers, seq),
-    ]);
+    copying = copyBinary(client, table(job.bucket), COPY_COLUMNS, [ledgerTuples(ledgers, seq)]);
     // Awaited with the next batch, or at the end; a failure is not left unheard before.
     copying.catch(() => {});
   }

@@ -1,9 +1,10 @@
 /**
  * The cluster's packed ledgers (ingest/postgres/ledgers.ts): a change set packs again the
  * ledgers of the users it touched and of no one else (the others keep their row version), what
- * it packs on the shards is byte for byte what the DuckDB store packs for the same change set
- * (the same packer over the same rows, the records read with the PostgreSQL dialect), a removed
- * user's ledger is closed, and the generation before still reads its own ledgers.
+ * it packs is byte for byte what the DuckDB store packs from the rows for the same change set
+ * (from the ledgers the load copied, and from those a change set wrote: rows replaced, added,
+ * removed, moved between users, derived again for their account), a removed user's ledger is
+ * closed, and the generation before still reads its own ledgers.
  */
 import { join } from 'node:path';
 import pg from 'pg';
@@ -125,6 +126,66 @@ const CHANGES: ChangeSetFiles = {
   deletes: { users: [{ id: 'usr_gone' }] },
 };
 
+/**
+ * A second change set, on ledgers a change set wrote: a transaction moved to another user, an
+ * account's type changed (its stored transactions derived again), a removal, and the first
+ * transaction of the user the first one added.
+ */
+const MORE_CHANGES: ChangeSetFiles = {
+  upserts: {
+    accounts: [
+      {
+        id: 'acc_usr_a_inv',
+        user_id: 'usr_a',
+        link_id: 'lnk_usr_a',
+        name: 'Brokerage',
+        type: 'depository',
+      },
+      {
+        id: 'acc_usr_new',
+        user_id: 'usr_new',
+        link_id: 'lnk_usr_new',
+        name: 'Checking',
+        type: 'depository',
+      },
+    ],
+    links: [
+      {
+        id: 'lnk_usr_new',
+        user_id: 'usr_new',
+        type: 'institution',
+        name: 'Bank',
+        status: 'active',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+    ],
+    transactions: [
+      {
+        ...(baseTables().transactions?.find((row) => row.id === 'txn_usr_c_003') as FixtureRow),
+        user_id: 'usr_b',
+        account_id: 'acc_usr_b_chk',
+      },
+      {
+        id: 'txn_usr_new_1',
+        external_id: null,
+        user_id: 'usr_new',
+        account_id: 'acc_usr_new',
+        transacted_at: '2026-10-02',
+        amount: '5.00',
+        direction: 'DEBIT',
+        description: 'first',
+        merchant_name: null,
+        category: 'Food and Drink',
+        subcategory: null,
+        merchant_category_code: null,
+        is_hidden: 'false',
+        is_internal_transfer: 'false',
+      },
+    ],
+  },
+  deletes: { transactions: [{ id: 'txn_usr_b_010' }] },
+};
+
 /** Each user's ledger, as hex, in a DuckDB store. */
 async function duckdbLedgers(databasePath: string): Promise<Map<string, string>> {
   const rows = await queryStoreFile<{ user_id: string; packed: string }>(
@@ -135,6 +196,7 @@ async function duckdbLedgers(databasePath: string): Promise<Map<string, string>>
 }
 
 let databaseUrl: string;
+let databasePath: string;
 let coordinator: pg.Client;
 let before: { schema: string; dataSchema: string };
 let after: { schema: string };
@@ -160,7 +222,7 @@ beforeAll(async () => {
   const sourceDir = makeTempDir('ledger-source');
   await writeCsvFixture(sourceDir, baseTables());
   const changesDir = await writeChangeSet(CHANGES);
-  const databasePath = join(makeTempDir('ledger-store'), 'finance.duckdb');
+  databasePath = join(makeTempDir('ledger-store'), 'finance.duckdb');
   await buildStore({ sourceDir, databasePath });
   duckdbBefore = await duckdbLedgers(databasePath);
   await applyChanges({ changesDir, databasePath });
@@ -223,5 +285,15 @@ describe('the cluster’s ledgers over a change set', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('packs what a DuckDB store packs over a change set after it, from the ledgers it wrote', async () => {
+    const changesDir = await writeChangeSet(MORE_CHANGES);
+    await applyChanges({ changesDir, databasePath });
+    const applied = await applyPostgresChanges({ changesDir, databaseUrl });
+    expect(applied.published).toBe(true);
+    const expected = await duckdbLedgers(databasePath);
+    expect(expected.get('usr_b')).not.toBe(duckdbAfter.get('usr_b'));
+    expect(await clusterLedgers((await meta()).schema)).toEqual(expected);
   });
 });
