@@ -359,8 +359,9 @@ export function shardDdl(
     }
   }
   for (const bucket of bucketsOf(shard, shards)) {
-    // Out of line but not compressed: a read costs no decompression. (Set apart from the
-    // CREATE: a column's STORAGE there needs PostgreSQL 16.)
+    // Out of line, never compressed: pglz cannot shrink a packed ledger (it stored 100% of
+    // the bench store's) but tries on every write, which took ten times as long. (Set apart
+    // from the CREATE: a column's STORAGE there needs PostgreSQL 16.)
     statements.push(
       `ALTER TABLE ${schema}.${LEDGERS_TABLE}_p${bucket} ALTER COLUMN packed SET STORAGE EXTERNAL`,
     );
