@@ -26,6 +26,7 @@ import { openDuckDbPort } from '../src/engines/duckdb/port.ts';
 import { PgPool } from '../src/engines/postgres/pool.ts';
 import { openPostgresPort } from '../src/engines/postgres/port.ts';
 import { CoordinatorTokens } from '../src/engines/postgres/tokens.ts';
+import { planMemory } from '../src/memory-plan.ts';
 import { WorkingSet } from '../src/port/working-set/port.ts';
 import type { SqlParam } from '../src/sql/statement.ts';
 import { peakRssMiB, resetPeakRss } from './process.ts';
@@ -162,8 +163,9 @@ async function openCluster(databaseUrl: string, config: Config, workingSet: Work
 async function main(): Promise<void> {
   const job = JSON.parse(await readFile(process.argv[2] as string, 'utf8')) as EngineJob;
   const config = loadConfig();
+  const memory = planMemory(config);
   const workingSet = new WorkingSet({
-    maxBytes: config.WORKING_SET_MB * 1024 * 1024,
+    maxBytes: memory.workingSet,
     maxRows: config.WORKING_SET_MAX_ROWS,
   });
   const { store, close } = job.databaseUrl
@@ -171,7 +173,7 @@ async function main(): Promise<void> {
     : await openDuckDbPort(job.databasePath, {
         poolSize: config.DB_POOL_SIZE,
         threads: config.DUCKDB_THREADS,
-        memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+        memoryLimit: memory.duckdb,
         workingSet,
       }).then((port) => ({ store: port, close: () => port.close() }));
   const pool = store.pool as { query: Query };

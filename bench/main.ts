@@ -66,16 +66,17 @@ Options:
   --threads N             DUCKDB_THREADS (default 1, the server's default: a third more
                           typical queries per second than 2 on this machine kind)
   --uv-threads N          UV_THREADPOOL_SIZE (default: pool size + 4)
-  --memory-limit SIZE     DUCKDB_MEMORY_LIMIT (default 128MB)
-  --old-space-mb N        V8 old generation limit, --max-old-space-size (default 192): query
-                          results are native memory freed when their JS wrappers are collected;
-                          a smaller heap collects sooner (measured: about half the peak RSS)
-  --malloc-arenas N       MALLOC_ARENA_MAX for glibc (default 2)
-  --cache-mb N            RESPONSE_CACHE_MB of the spending answers (default 48; 0 = off)
-  --working-set-mb N      WORKING_SET_MB, the per-user working set (default 128; 0 = off)
+  --memory-limit-mb N     MEMORY_LIMIT_MB, the server's memory budget (default: the server's,
+                          512 MiB without a container limit); the parts below, unset, are
+                          sized from it as the server sizes them
+  --memory-limit SIZE     DUCKDB_MEMORY_LIMIT
+  --old-space-mb N        V8 old generation limit, --max-old-space-size
+  --malloc-arenas N       MALLOC_ARENA_MAX for glibc (default 2, as the image sets it)
+  --cache-mb N            RESPONSE_CACHE_MB of the spending answers (0 = off)
+  --working-set-mb N      WORKING_SET_MB, the per-user working set (0 = off)
   --cluster-port N        the bench cluster coordinator's port, the shards' the next two
                           (default 54400; another port when a second checkout benches at once)
-  --only TEXT             run only the scenarios whose name contains TEXT
+  --only TEXT[,TEXT...]   run only the scenarios whose name contains one of the TEXTs
   --no-comparison         skip the size-independence comparison store
   --no-engine             skip the engine ceiling
   --no-ingest             skip the ingest: a change set of 10,000 transactions (8,000 new,
@@ -118,6 +119,7 @@ await runCli('bench', async () => {
     'cache-mb': { type: 'string' },
     'working-set-mb': { type: 'string' },
     'old-space-mb': { type: 'string' },
+    'memory-limit-mb': { type: 'string' },
     'malloc-arenas': { type: 'string' },
     'cluster-port': { type: 'string' },
     only: { type: 'string' },
@@ -146,18 +148,19 @@ await runCli('bench', async () => {
     fallback: poolSize + 4,
   });
   if (uvThreads > 1024) throw new UsageError('--uv-threads must be at most 1024');
-  const memoryLimit = args['memory-limit'] ?? '128MB';
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) {
+  // Unset, each part is the server's own: sized from its memory budget (memory-plan.ts).
+  const memoryLimit = args['memory-limit'];
+  if (memoryLimit !== undefined && !/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) {
     throw new UsageError(`--memory-limit must be a size such as 256MB, got '${memoryLimit}'`);
   }
-  const cacheMb = parseIntegerOption(args['cache-mb'], 'cache-mb', { fallback: 48 });
-  const workingSetMb = parseIntegerOption(args['working-set-mb'], 'working-set-mb', {
-    fallback: 128,
-  });
-  const oldSpaceMb = parseIntegerOption(args['old-space-mb'], 'old-space-mb', {
-    min: 64,
-    fallback: 192,
-  });
+  const optionalCount = (name: string, min = 0) =>
+    args[name as keyof typeof args] === undefined
+      ? undefined
+      : parseIntegerOption(args[name as keyof typeof args] as string, name, { min, fallback: 0 });
+  const cacheMb = optionalCount('cache-mb');
+  const workingSetMb = optionalCount('working-set-mb');
+  const oldSpaceMb = optionalCount('old-space-mb', 64);
+  const memoryBudgetMb = optionalCount('memory-limit-mb', 64);
   const mallocArenas = parseIntegerOption(args['malloc-arenas'], 'malloc-arenas', {
     min: 1,
     fallback: 2,
@@ -173,9 +176,10 @@ await runCli('bench', async () => {
     DB_POOL_SIZE: String(poolSize),
     DUCKDB_THREADS: String(threads),
     UV_THREADPOOL_SIZE: String(uvThreads),
-    DUCKDB_MEMORY_LIMIT: memoryLimit,
-    RESPONSE_CACHE_MB: String(cacheMb),
-    WORKING_SET_MB: String(workingSetMb),
+    ...(memoryLimit === undefined ? {} : { DUCKDB_MEMORY_LIMIT: memoryLimit }),
+    ...(cacheMb === undefined ? {} : { RESPONSE_CACHE_MB: String(cacheMb) }),
+    ...(workingSetMb === undefined ? {} : { WORKING_SET_MB: String(workingSetMb) }),
+    ...(memoryBudgetMb === undefined ? {} : { MEMORY_LIMIT_MB: String(memoryBudgetMb) }),
     MALLOC_ARENA_MAX: String(mallocArenas),
     // autocannon keeps sending on a connection the server asked to close (after
     // MAX_REQUESTS_PER_SOCKET requests), and counts the 503s Node then answers as errors.
@@ -190,7 +194,12 @@ await runCli('bench', async () => {
     SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     SHED_MAX_HEAP_BYTES: '0',
     SHED_MAX_RSS_BYTES: '0',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${oldSpaceMb}`.trim(),
+    ...(oldSpaceMb === undefined
+      ? {}
+      : {
+          NODE_OPTIONS:
+            `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${oldSpaceMb}`.trim(),
+        }),
   };
   const started = new Date();
   const specs = storeSpecs(quick);
@@ -202,7 +211,10 @@ await runCli('bench', async () => {
   const select = (scenarios: Scenario[], store: BenchStore) =>
     scenarios
       .map((scenario, index) => ({ index, scenario }))
-      .filter(({ scenario }) => !args.only || scenario.name.includes(args.only))
+      .filter(
+        ({ scenario }) =>
+          !args.only || args.only.split(',').some((part) => scenario.name.includes(part.trim())),
+      )
       .filter(({ scenario }) => !quick || scenario.quick === true)
       .filter(({ scenario }) => !scenario.needsHeavy || store.heavy !== null);
 

@@ -23,13 +23,14 @@ import { rawQueryPlugin } from './http/fastapi/raw-query.ts';
 import { keepAlivePlugin } from './http/keep-alive.ts';
 import { heapThreshold, rssThreshold } from './http/load-shedding.ts';
 import type { Metrics } from './http/metrics.ts';
-import { ResponseCache, responseCacheOptions } from './http/response-cache.ts';
+import { ResponseCache } from './http/response-cache.ts';
 import { revalidationPlugin } from './http/revalidation.ts';
 import { securityPlugin } from './http/security.ts';
 import { serializerCompiler } from './http/serializer.ts';
 import { serverOptions, type TlsFiles } from './http/server-options.ts';
 import { stalledReadersPlugin } from './http/stalled-readers.ts';
 import { storePlugin } from './http/store-plugin.ts';
+import { type MemoryPlan, planMemory } from './memory-plan.ts';
 import type { StoreQueuePressure } from './port/fair-queue.ts';
 import type { PortSource } from './port/hot-swap.ts';
 import type { ReadPort } from './port/read-port.ts';
@@ -50,11 +51,15 @@ export interface AppOptions {
   metrics?: Metrics;
   /** The store's queues, whose saturation is pressure for shedding (with `config`). */
   storeQueue?: StoreQueuePressure;
+  /** The memory budget's parts (default: planned from `config`). */
+  memory?: MemoryPlan;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     clock: Clock;
+    /** The answers cached per generation (one budget, RESPONSE_CACHE_MB). */
+    responseCache: ResponseCache;
   }
 }
 
@@ -92,7 +97,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hstsMaxAge: config.HSTS_MAX_AGE,
   });
   if (options.metrics) await app.register(options.metrics.plugin);
-  await app.register(admissionPlugin, admissionOptions(config, options));
+  const memory = options.memory ?? planMemory(config);
+  await app.register(admissionPlugin, admissionOptions(config, options, memory));
   options.metrics?.observeAdmission(app.admission.queue);
   await app.register(storePlugin, { store: options.store });
   await app.register(authPlugin);
@@ -101,7 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthPlugin);
   await app.register(userPlugin);
   // One budget (RESPONSE_CACHE_MB) for every answer cached per generation.
-  const answers = new ResponseCache(responseCacheOptions(config));
+  const answers = new ResponseCache({
+    maxBytes: memory.responseCache,
+    maxEntries: config.RESPONSE_CACHE_ENTRIES,
+  });
+  app.decorate('responseCache', answers);
   await app.register(spendingPlugin, { cache: answers });
   await app.register(transactionsPlugin, { heavyListsMax: config.HEAVY_LISTS_MAX });
   await app.register(linksPlugin);
@@ -115,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /** Rate limits always (RATE_LIMIT_MAX=0 turns them off); shedding only with settings given. */
-function admissionOptions(config: Config, options: AppOptions) {
+function admissionOptions(config: Config, options: AppOptions, memory: MemoryPlan) {
   const shedding = options.config !== undefined;
   return {
     rateLimitMax: config.RATE_LIMIT_MAX,
@@ -129,7 +139,7 @@ function admissionOptions(config: Config, options: AppOptions) {
       maxEventLoopDelayMs: shedding ? config.SHED_MAX_EVENT_LOOP_DELAY_MS : 0,
       maxEventLoopUtilization: shedding ? config.SHED_MAX_EVENT_LOOP_UTILIZATION : 0,
       maxHeapUsedBytes: shedding ? heapThreshold(config.SHED_MAX_HEAP_BYTES) : 0,
-      maxRssBytes: shedding ? rssThreshold(config.SHED_MAX_RSS_BYTES) : 0,
+      maxRssBytes: shedding ? rssThreshold(config.SHED_MAX_RSS_BYTES, memory.budget) : 0,
     },
     sampleIntervalMs: config.SHED_SAMPLE_INTERVAL_MS,
     retryAfterSeconds: config.SHED_RETRY_AFTER_S,

@@ -22,15 +22,36 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
   .refine((value) => isValid(parseISO(value)), 'must be a real calendar date');
 
-const wholeNumber = (min: number, fallback: number) =>
+/** A whole number of at least `min`; unset, undefined (its default is decided elsewhere). */
+const countOf = (min: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .refine((n) => n >= min, `must be at least ${min}`)
-    .default(fallback);
+    .refine((n) => n >= min, `must be at least ${min}`);
+
+const wholeNumber = (min: number, fallback: number) => countOf(min).default(fallback);
 
 const positiveInt = (fallback: number) => wholeNumber(1, fallback);
+
+const SIZE_UNITS: Record<string, number> = {
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+};
+
+/** A size in bytes, written as DuckDB reads one: `128MB` (10^6 bytes a MB), `1GiB`. */
+const size = (example: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, `must be a size such as ${example}`)
+    .transform((value) => {
+      const [, amount = '0', unit = 'mb'] = /^([\d.]+)\s*([a-z]+)$/i.exec(value.trim()) ?? [];
+      return Math.floor(Number(amount) * (SIZE_UNITS[unit.toLowerCase()] ?? 1));
+    });
 
 const fraction = (fallback: number) =>
   z
@@ -136,23 +157,25 @@ const envSchema = z
     TODAY: isoDate.optional(),
     // Measured on 2 cores (npm run bench): 4 connections of 1 thread answer a third more
     // typical queries than of 2 threads (a second thread mostly waits on a query this small), and
-    // the heavy user reads the rollup fast enough alone. 128MB: 64MB measured a lower peak
-    // but refused the heavy user's finest analyses (docs/performance.md).
+    // the heavy user reads the rollup fast enough alone.
     DB_POOL_SIZE: positiveInt(4),
     DUCKDB_THREADS: positiveInt(1),
-    DUCKDB_MEMORY_LIMIT: z
-      .string()
-      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
-      .default('128MB'),
+    /**
+     * The process's memory budget in MiB (memory-plan.ts): default the container's memory
+     * limit, else 512. The parts below that are unset are sized from it.
+     */
+    MEMORY_LIMIT_MB: countOf(64).optional(),
+    /** Bytes (as DuckDB reads sizes: KB, MB, GB of 1000; KiB, MiB, GiB of 1024). */
+    DUCKDB_MEMORY_LIMIT: size('512MB').optional(),
     /** Spending answers cached per store generation: size in MiB (0: off) and entry bound. */
-    RESPONSE_CACHE_MB: wholeNumber(0, 48),
+    RESPONSE_CACHE_MB: countOf(0).optional(),
     RESPONSE_CACHE_ENTRIES: positiveInt(20_000),
     /**
-     * The per-user working set (port/working-set/): MiB of users' transactions held in memory
-     * (0: off, every answer from the store), and the most transactions a user may have to be
-     * held (a user with more is answered by the store).
+     * The per-user working set (port/working-set/): MiB of users' packed ledgers held in
+     * memory (0: off, every answer from the store), and the most transactions a user may have
+     * to be held (a user with more is answered by the store).
      */
-    WORKING_SET_MB: wholeNumber(0, 128),
+    WORKING_SET_MB: countOf(0).optional(),
     WORKING_SET_MAX_ROWS: positiveInt(50_000),
     /**
      * Where DuckDB spills when a query outgrows DUCKDB_MEMORY_LIMIT, each instance into a folder
@@ -225,7 +248,7 @@ const envSchema = z
     SHED_MAX_EVENT_LOOP_UTILIZATION: fraction(0),
     /** Bytes, 0 (off) or auto: 90% of V8's heap limit. */
     SHED_MAX_HEAP_BYTES: memoryThreshold,
-    /** Bytes, 0 (off) or auto: 85% of the container's memory limit (off without one). */
+    /** Bytes, 0 (off) or auto: 90% of the memory budget (MEMORY_LIMIT_MB). */
     SHED_MAX_RSS_BYTES: memoryThreshold,
     SHED_SAMPLE_INTERVAL_MS: positiveInt(1000),
     SHED_RETRY_AFTER_S: positiveInt(10),

@@ -1,6 +1,12 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
-import { startServer } from './server.ts';
+import {
+  heapLimit,
+  heapSizeGiven,
+  memoryPlanProblem,
+  oldSpaceMib,
+  planMemory,
+} from './memory-plan.ts';
 
 /**
  * A hardware fault's signals, left to the OS: a crash in native code (DuckDB's) kills the
@@ -11,14 +17,36 @@ import { startServer } from './server.ts';
  */
 const FAULTS = ['SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL'] as const;
 
+/** Set on the process this one replaces itself with, to size V8's heap: once is enough. */
+const HEAP_SET = 'FINANCE_API_HEAP_SET';
+
 /**
- * Process entry point: configuration, server, signals. SIGTERM / SIGINT close gracefully
- * (in-flight requests finish, new ones get 503 or a refused connection, the store closes),
- * exit 0; past SHUTDOWN_GRACE_MS the process exits 1. SIGHUP reopens the store file. A
- * hardware fault kills the process (FAULTS).
+ * Process entry point: configuration, memory, server, signals. V8's heap is part of the memory
+ * budget (memory-plan.ts); it can only be sized when a process starts, so one started without
+ * --max-old-space-size replaces itself (same process id, same arguments) with one that has the
+ * budget's. A configuration whose parts do not fit the budget stops here. SIGTERM / SIGINT
+ * close gracefully (in-flight requests finish, new ones get 503 or a refused connection, the
+ * store closes), exit 0; past SHUTDOWN_GRACE_MS the process exits 1. SIGHUP reopens the store
+ * file. A hardware fault kills the process (FAULTS).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const plan = planMemory(config);
+  if (!heapSizeGiven() && !process.env[HEAP_SET] && typeof process.execve === 'function') {
+    process.execve(
+      process.execPath,
+      [
+        process.execPath,
+        `--max-old-space-size=${oldSpaceMib(plan)}`,
+        ...process.execArgv,
+        ...process.argv.slice(1),
+      ],
+      { ...process.env, [HEAP_SET]: '1' },
+    );
+  }
+  const problem = memoryPlanProblem(plan, heapLimit());
+  if (problem) throw new Error(problem);
+  const { startServer } = await import('./server.ts');
   const server = await startServer(config);
   const log = server.app.log;
   closeWithGrace(

@@ -16,6 +16,7 @@ import { watchGeneration } from './engines/postgres/watch.ts';
 import { loggerOptions } from './http/log-redaction.ts';
 import { Metrics, startMetricsServer } from './http/metrics.ts';
 import type { TlsFiles } from './http/server-options.ts';
+import { type MemoryPlan, planMemory } from './memory-plan.ts';
 import { StoreQueuePressure } from './port/fair-queue.ts';
 import { type ReloadOutcome, SwappablePort } from './port/hot-swap.ts';
 import type { ReadPort } from './port/read-port.ts';
@@ -65,6 +66,7 @@ interface Engine {
 
 async function openDuckDb(
   config: Config,
+  memory: MemoryPlan,
   metrics: Metrics | undefined,
   app: () => FastifyInstance | undefined,
   workingSet: WorkingSet,
@@ -92,7 +94,7 @@ async function openDuckDb(
       workingSet,
       poolSize: config.DB_POOL_SIZE,
       threads: config.DUCKDB_THREADS,
-      memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+      memoryLimit: memory.duckdb,
       maxTempSize: config.DUCKDB_MAX_TEMP_SIZE,
       ...(config.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: config.DUCKDB_TEMP_DIRECTORY } : {}),
       queryTimeoutMs: config.QUERY_TIMEOUT_MS,
@@ -203,8 +205,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const metrics = config.METRICS_PORT === undefined ? undefined : new Metrics();
   let app: FastifyInstance | undefined;
   let store: SwappablePort | undefined;
+  const memory = planMemory(config);
   const workingSet = new WorkingSet({
-    maxBytes: config.WORKING_SET_MB * 1024 * 1024,
+    maxBytes: memory.workingSet,
     maxRows: config.WORKING_SET_MAX_ROWS,
   });
   metrics?.observeWorkingSet(() => workingSet.stats());
@@ -214,6 +217,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ? openPostgres(config, metrics, () => app, workingSet, queuePressure)
     : await openDuckDb(
         config,
+        memory,
         metrics,
         () => app,
         workingSet,
@@ -239,11 +243,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
     clock: createClock(config.TODAY),
     logger: loggerOptions(config.LOG_LEVEL),
     config,
+    memory,
     https,
     storeQueue: queuePressure,
     ...(metrics ? { metrics } : {}),
   });
   for (const { details, message } of engine.warnings()) app.log.warn(details, message);
+  const answers = app.responseCache;
+  metrics?.observeMemory(memory, async () => ({
+    workingSet: workingSet.stats().bytes,
+    engine: (await store.current.engineMemory?.()) ?? 0,
+    responseCache: answers.stats().bytes,
+  }));
   // Runs after the server has stopped and every in-flight request has been answered.
   app.addHook('onClose', async () => {
     await store.close();

@@ -20,6 +20,8 @@
  *   ID, EXTERNAL_ID: text columns
  *   ID_ORDER per position in id order (code point order, as the engines compare ids), the row
  *            (u16 below 65,536 rows, else u32)
+ *   ACCOUNTS the user's accounts as the store lists them (by id), JSON text (UTF-8): with them
+ *            a user's first answer needs nothing else from the store
  *
  * A dictionary column holds the distinct texts once: entry count (u32), index width (u8: 1, 2
  * or 4), flags (u8: ASCII, OFFSETS_U32), two bytes of padding, then per row the index of its
@@ -33,6 +35,19 @@
  * way a null bitmap follows when a value is null.
  */
 import { Buffer } from 'node:buffer';
+
+/**
+ * Node's own slicing decoders, which Buffer's toString calls after checking its arguments:
+ * called directly, a short text costs half as much, and a ledger reads texts by the thousand.
+ */
+interface Decoders {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+const decoders = (bytes: Uint8Array) => {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer as Buffer & Decoders;
+};
 
 /** The bits of a row's flags, as the engines compute them (sql/counted.ts, ledgerFlagsSql). */
 export const LEDGER_FLAGS = {
@@ -81,6 +96,7 @@ export const SECTIONS = {
   id: 10,
   externalId: 11,
   idOrder: 12,
+  accounts: 13,
 } as const;
 
 const HEADER_BYTES = 20;
@@ -116,6 +132,8 @@ export interface LedgerInput {
   categories: Uint8Array;
   source: Uint8Array;
   texts: Record<LedgerText, { starts: Int32Array; ends: Int32Array }>;
+  /** The user's accounts, by id, as JSON text in UTF-8 (the store's AccountRecord fields). */
+  accounts: Uint8Array;
 }
 
 /** A user whose ledger this layout cannot hold exactly: the engine answers for them. */
@@ -205,7 +223,7 @@ function writeDictionary(
   column: { starts: Int32Array; ends: Int32Array },
 ): void {
   const { rows, source } = input;
-  const decoder = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+  const decoder = decoders(source);
   const entries = new Map<string, number>();
   const order: [start: number, end: number][] = [];
   const indexOf = new Uint32Array(rows);
@@ -215,7 +233,7 @@ function writeDictionary(
     const start = column.starts[row] as number;
     if (start < 0) continue;
     const end = column.ends[row] as number;
-    const key = decoder.toString('latin1', start, end);
+    const key = decoder.latin1Slice(start, end);
     let index = entries.get(key);
     if (index === undefined) {
       index = order.length + 1;
@@ -354,44 +372,38 @@ function writeText(
     for (let row = 0; row < rows; row++) {
       const start = column.starts[row] as number;
       if (start < 0) continue;
-      // The characters' codes gathered in an integer, written out a byte at a time (a code has
-      // at most 6 bits: fewer than 8 are ever held before one is added).
+      // Codes shifted into an accumulator, whole bytes written out most significant first.
+      let at = values + row * stride;
+      let acc = 0;
       let held = 0;
-      let heldBits = 0;
-      let byte = values + row * stride;
-      for (let at = start + prefix.length; at < start + prefix.length + length; at++) {
-        held = (held << bits) | (codeOf[source[at] as number] as number);
-        heldBits += bits;
-        if (heldBits >= 8) {
-          heldBits -= 8;
-          raw[byte++] = held >> heldBits;
-          held &= (1 << heldBits) - 1;
+      for (let char = start + prefix.length; char < start + prefix.length + length; char++) {
+        acc = (acc << bits) | (codeOf[source[char] as number] as number);
+        held += bits;
+        if (held >= 8) {
+          held -= 8;
+          raw[at++] = acc >>> held;
+          acc &= (1 << held) - 1;
         }
       }
-      if (heldBits > 0) raw[byte] = held << (8 - heldBits);
+      if (held > 0) raw[at] = acc << (8 - held);
     }
   }
   if (anyNull) writeNulls(out, column.starts, rows);
 }
 
 /** Row indexes by id in code point order (UTF-8 bytes compare as code points do). */
-function idOrder(input: LedgerInput): Uint32Array {
+function idOrder(input: LedgerInput): number[] {
   const { rows, source } = input;
-  const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-  const ids = Array.from({ length: rows }, (_, row) =>
-    bytes.toString(
-      'latin1',
-      input.texts.id.starts[row] as number,
-      input.texts.id.ends[row] as number,
-    ),
+  const bytes = decoders(source);
+  // Each id's bytes as a Latin-1 string, so the native string sort compares them byte by byte,
+  // followed by its row (ids are unique and hold no NUL: the row never decides an order).
+  const keys = Array.from(
+    { length: rows },
+    (_, row) =>
+      `${bytes.latin1Slice(input.texts.id.starts[row] as number, input.texts.id.ends[row] as number)}\u0000${row}`,
   );
-  const order = Array.from({ length: rows }, (_, row) => row);
-  order.sort((a, b) => {
-    const x = ids[a] as string;
-    const y = ids[b] as string;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  return Uint32Array.from(order);
+  keys.sort();
+  return keys.map((key) => Number(key.slice(key.lastIndexOf('\u0000') + 1)));
 }
 
 /** The packed bytes of one user's ledger. Throws LedgerTooLargeError when it cannot be held exactly. */
@@ -450,6 +462,7 @@ export function packLedger(input: LedgerInput): Uint8Array {
   }
   section(SECTIONS.id, () => writeText(out, input, input.texts.id));
   section(SECTIONS.externalId, () => writeText(out, input, input.texts.externalId));
+  section(SECTIONS.accounts, () => out.put(input.accounts));
   section(SECTIONS.idOrder, () => {
     const width = rows > 0xffff ? 4 : 2;
     const from = out.take(rows * width, width);
@@ -509,7 +522,7 @@ export class DictionaryView {
   private readonly ascii: boolean;
 
   constructor(
-    private readonly bytes: Buffer,
+    private readonly bytes: Buffer & Decoders,
     at: number,
     rows: number,
   ) {
@@ -540,9 +553,7 @@ export class DictionaryView {
     const end = this.ends[index - 1] as number;
     const from = this.textsAt + start;
     const to = this.textsAt + end;
-    return this.ascii
-      ? this.bytes.toString('latin1', from, to)
-      : this.bytes.toString('utf8', from, to);
+    return this.ascii ? this.bytes.latin1Slice(from, to) : this.bytes.utf8Slice(from, to);
   }
 
   get(row: number): string | null {
@@ -564,7 +575,7 @@ export class TextView {
   /** Where row `row`'s text lies in the ledger's bytes ([start, end)): heap columns only. */
   readonly span: ((row: number) => [start: number, end: number]) | null = null;
 
-  constructor(bytes: Buffer, at: number, rows: number) {
+  constructor(bytes: Buffer & Decoders, at: number, rows: number) {
     const base = bytes.byteOffset + at;
     const view = new DataView(bytes.buffer, base, 4);
     const mode = view.getUint8(0);
@@ -583,8 +594,7 @@ export class TextView {
         textsAt + (ends[row] as number),
       ];
       value = (row) =>
-        bytes.toString(
-          'utf8',
+        bytes.utf8Slice(
           textsAt + (row === 0 ? 0 : (ends[row - 1] as number)),
           textsAt + (ends[row] as number),
         );
@@ -595,7 +605,7 @@ export class TextView {
       const length = fields.getUint16(2, true);
       const bits = fields.getUint8(4);
       const prefixAt = at + 10;
-      const prefix = bytes.toString('latin1', prefixAt, prefixAt + prefixLength);
+      const prefix = bytes.latin1Slice(prefixAt, prefixAt + prefixLength);
       const alphabetAt = prefixAt + prefixLength;
       const alphabet = Array.from(bytes.subarray(alphabetAt, alphabetAt + alphabetLength), (code) =>
         String.fromCharCode(code),
@@ -633,6 +643,18 @@ export class TextView {
 
 /** A packed ledger read in place: typed arrays over its bytes, texts decoded when asked for. */
 export class LedgerBytes {
+  /** The user's accounts, by id, as JSON text (decoded when asked: it is held as bytes). */
+  accountsJson(): string {
+    const [offset, length] = this.accountsAt;
+    return this.buffer.utf8Slice(offset, offset + length);
+  }
+
+  /** The accounts section's bytes (JSON text in UTF-8), a view of the ledger's own. */
+  accountsBytes(): Uint8Array {
+    const [offset, length] = this.accountsAt;
+    return this.bytes.subarray(offset, offset + length);
+  }
+
   readonly rows: number;
   /** The day number the days count from: a row's day number is `dayBase + days[row]`. */
   readonly dayBase: number;
@@ -650,6 +672,8 @@ export class LedgerBytes {
   readonly externalIds: TextView;
   /** Rows by id, in code point order. */
   readonly idOrder: Uint16Array | Uint32Array;
+  private readonly buffer: Buffer & Decoders;
+  private readonly accountsAt: [offset: number, length: number];
 
   /** The ledger's bytes, in a buffer of their own (aligned, and holding nothing else). */
   readonly bytes: Uint8Array;
@@ -670,20 +694,23 @@ export class LedgerBytes {
           : `packed ledger version ${version} (this server reads ${PACKED_LEDGER_VERSION})`,
       );
     }
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buffer = decoders(bytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const flags = view.getUint16(6, true);
     const rows = view.getUint32(8, true);
     this.rows = rows;
     this.dayBase = view.getInt32(12, true);
-    const sections = new Map<number, number>();
+    const sections = new Map<number, [offset: number, length: number]>();
     const count = view.getUint32(16, true);
     for (let index = 0; index < count; index++) {
       const entry = HEADER_BYTES + index * SECTION_ENTRY_BYTES;
-      sections.set(view.getUint32(entry, true), view.getUint32(entry + 4, true));
+      sections.set(view.getUint32(entry, true), [
+        view.getUint32(entry + 4, true),
+        view.getUint32(entry + 8, true),
+      ]);
     }
     const offsetOf = (id: number) => {
-      const offset = sections.get(id);
+      const offset = sections.get(id)?.[0];
       if (offset === undefined) throw new LedgerFormatError(`packed ledger without section ${id}`);
       return offset;
     };
@@ -710,13 +737,16 @@ export class LedgerBytes {
       rows > 0xffff
         ? new Uint32Array(ab, at(SECTIONS.idOrder), rows)
         : new Uint16Array(ab, at(SECTIONS.idOrder), rows);
+    this.buffer = buffer;
+    this.accountsAt = [offsetOf(SECTIONS.accounts), sections.get(SECTIONS.accounts)?.[1] ?? 0];
   }
 }
 
 /**
- * The packer's input back from a ledger's bytes, its rows in its order: packLedger makes the
- * same bytes of it. Texts point into the ledger's own bytes (the source's first part), but for
- * bit-packed ones, written out after them.
+ * The packer's input back from a ledger's bytes, its rows in its order, and its accounts:
+ * packLedger makes the same bytes of it. Texts point into the ledger's own bytes (the source's
+ * first part), but for bit-packed ones, written out after them; the accounts are a view of the
+ * ledger's accounts section.
  */
 export function unpackLedger(bytes: Uint8Array): LedgerInput {
   const ledger = new LedgerBytes(bytes);
@@ -779,5 +809,6 @@ export function unpackLedger(bytes: Uint8Array): LedgerInput {
     categories: ledger.categories.slice(),
     source,
     texts,
+    accounts: ledger.accountsBytes(),
   };
 }

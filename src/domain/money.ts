@@ -168,8 +168,18 @@ export function centsOf(amount: string): bigint {
   if (dot < 0) return BigInt(amount) * 100n;
   const fraction = amount.slice(dot + 1);
   if (fraction.length > 2) throw new RangeError(`more than two decimals: ${amount}`);
-  return BigInt(`${amount.slice(0, dot) || '0'}${fraction.padEnd(2, '0')}`);
+  const digits = `${amount.slice(0, dot) || '0'}${fraction.padEnd(2, '0')}`;
+  // Up to 15 digits a double holds the number exactly, and reads it faster than BigInt does.
+  if (digits.length <= 16 && PLAIN_DIGITS.test(digits)) {
+    const negative = digits.charCodeAt(0) === 45; // '-'
+    const value = Number(negative ? digits.slice(1) : digits);
+    return BigInt(negative ? -value : value);
+  }
+  return BigInt(digits);
 }
+
+/** An optional minus and at most 15 digits. */
+const PLAIN_DIGITS = /^-?\d{1,15}$/;
 
 /**
  * Integer cents as money text with two decimals (`123450n` and `123450` are `"1234.50"`); a

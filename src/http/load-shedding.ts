@@ -3,8 +3,8 @@
  *
  * PressureMonitor samples what hurts every client at once: the event loop's delay (every
  * request waits that long before any of its code runs), the V8 heap (past its limit the
- * process dies), the resident set (past the container's limit the kernel kills it) and the
- * store's queue (full: it refused work, or stayed full, since the last sample). A loop
+ * process dies), the resident set (past the memory budget, the container's limit when there is
+ * one, the kernel kills it) and the store's queue (full: it refused work, or stayed full, since the last sample). A loop
  * that is merely busy, answering quickly, is not pressure: event-loop utilisation alone sheds
  * a server that is busy but fast, so it only counts when SHED_MAX_EVENT_LOOP_UTILIZATION is
  * set.
@@ -17,7 +17,6 @@
  * fewer than the others is served while the deepest are refused. A client that floods one
  * request at a time is bounded by its rate limit, not here.
  */
-import { readFileSync } from 'node:fs';
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 
@@ -152,25 +151,8 @@ export function heapThreshold(value: MemoryThreshold): number {
   return Math.floor(getHeapStatistics().heap_size_limit * 0.9);
 }
 
-/** `auto` for the RSS: 85% of the container's memory limit (cgroup), or off without one. */
-export function rssThreshold(value: MemoryThreshold, readLimit = containerMemoryLimit): number {
+/** `auto` for the RSS: 90% of the memory budget (memory-plan.ts), the whole process's. */
+export function rssThreshold(value: MemoryThreshold, budget: number): number {
   if (value !== 'auto') return value;
-  const limit = readLimit();
-  return limit === null ? 0 : Math.floor(limit * 0.85);
-}
-
-/** The cgroup (v2, else v1) memory limit in bytes; null when there is none. */
-export function containerMemoryLimit(): number | null {
-  for (const file of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
-    try {
-      const text = readFileSync(file, 'utf8').trim();
-      if (!/^\d+$/.test(text)) return null; // "max": no limit
-      const bytes = Number(text);
-      // cgroup v1 says "no limit" with a huge number.
-      return bytes > 2 ** 50 ? null : bytes;
-    } catch {
-      // not this cgroup version
-    }
-  }
-  return null;
+  return Math.floor(budget * 0.9);
 }

@@ -5,9 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { MemoryPlan } from '../memory-plan.ts';
 import type { ReloadOutcome } from '../port/hot-swap.ts';
 import type { QueryOutcome } from '../port/read-port.ts';
 import type { WorkingSetStats } from '../port/working-set/cache.ts';
@@ -81,6 +83,54 @@ export class Metrics {
       'Users dropped to stay within WORKING_SET_MB',
       (s) => s.evictions,
     );
+  }
+
+  /**
+   * The memory budget and its parts (memory-plan.ts): each part's limit, and what each holds
+   * now, read when scraped. What the parts hold adds up to the resident memory: the working
+   * set's ledgers, DuckDB's buffers, V8's heap (the response cache's answers are in it), and
+   * `other`, what none of them counts.
+   */
+  observeMemory(
+    plan: MemoryPlan,
+    held: () => Promise<{ workingSet: number; engine: number; responseCache: number }>,
+  ): void {
+    new Gauge({
+      name: 'memory_budget_bytes',
+      help: 'The memory budget (MEMORY_LIMIT_MB, else the container’s limit, else 512 MiB)',
+      registers: [this.registry],
+      collect() {
+        this.set(plan.budget);
+      },
+    });
+    new Gauge({
+      name: 'memory_part_limit_bytes',
+      help: 'Each part of the memory budget’s limit: working_set, response_cache, duckdb, heap',
+      labelNames: ['part'] as const,
+      registers: [this.registry],
+      collect() {
+        this.set({ part: 'working_set' }, plan.workingSet);
+        this.set({ part: 'response_cache' }, plan.responseCache);
+        this.set({ part: 'duckdb' }, plan.duckdb);
+        this.set({ part: 'heap' }, getHeapStatistics().heap_size_limit);
+      },
+    });
+    new Gauge({
+      name: 'memory_part_used_bytes',
+      help: 'What each part holds now: working_set, duckdb, heap (the response cache in it), other (none of them), total (resident memory)',
+      labelNames: ['part'] as const,
+      registers: [this.registry],
+      async collect() {
+        const { rss, heapTotal } = process.memoryUsage();
+        const now = await held().catch(() => ({ workingSet: 0, engine: 0, responseCache: 0 }));
+        this.set({ part: 'working_set' }, now.workingSet);
+        this.set({ part: 'response_cache' }, now.responseCache);
+        this.set({ part: 'duckdb' }, now.engine);
+        this.set({ part: 'heap' }, heapTotal);
+        this.set({ part: 'other' }, Math.max(0, rss - now.workingSet - now.engine - heapTotal));
+        this.set({ part: 'total' }, rss);
+      },
+    });
   }
 
   /** Admission's queue (admission.ts): the requests running and those waiting their turn. */

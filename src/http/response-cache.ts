@@ -105,13 +105,3 @@ export class ResponseCache {
     }
   }
 }
-
-const MIB = 1024 * 1024;
-
-/** The cache's bounds from the validated settings RESPONSE_CACHE_MB and RESPONSE_CACHE_ENTRIES. */
-export function responseCacheOptions(config: {
-  RESPONSE_CACHE_MB: number;
-  RESPONSE_CACHE_ENTRIES: number;
-}): ResponseCacheOptions {
-  return { maxBytes: config.RESPONSE_CACHE_MB * MIB, maxEntries: config.RESPONSE_CACHE_ENTRIES };
-}

@@ -26,10 +26,12 @@ export type LedgerDialect = 'duckdb' | 'postgres';
 
 /**
  * The users whose ledgers a change set packs again, from its delta (ingest/changes.ts): those
- * whose transactions (or their accounts' facts) changed, and those added or removed.
+ * whose transactions or accounts changed (a ledger holds the user's accounts too; an account
+ * moved to another user touches both), and those added or removed.
  */
 export const TOUCHED_LEDGER_USERS_SQL = `SELECT user_id FROM delta.gone_transactions
   UNION SELECT user_id FROM delta.new_transactions
+  UNION SELECT user_id FROM delta.gone_accounts UNION SELECT user_id FROM delta.new_accounts
   UNION SELECT id FROM delta.gone_users UNION SELECT id FROM delta.new_users`;
 
 /** The columns of transactions `t` in LedgerText order. */
@@ -82,13 +84,79 @@ export function ledgerRecordsSql(dialect: LedgerDialect, from: string, where: st
 FROM ${from} t WHERE ${where} GROUP BY t.user_id${order}`;
 }
 
+/** The fields of an account as the store lists them (the engines' `accounts`), in order. */
+const ACCOUNT_FIELDS = ['id', 'link_id', 'name', 'mask', 'type', 'subtype', 'currency'];
+
+/** The control characters JSON writes with a short escape (`\n`, ...). */
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  8: 'b',
+  9: 't',
+  10: 'n',
+  12: 'f',
+  13: 'r',
+};
+
+/**
+ * How DuckDB's to_json writes a string's characters that JSON escapes (its writer, yyjson): `"`
+ * and `\` escaped, the control characters by their short escapes or as `\u00XX` in capitals
+ * (PostgreSQL's to_json writes small letters there); nothing else (`/`, U+007F and every other
+ * character are written as they are). U+0000 is left out: the data contract refuses it.
+ */
+const JSON_ESCAPES: readonly [code: number, escaped: string][] = [
+  // The backslash first: the escapes written after it hold backslashes of their own.
+  [0x5c, '\\\\'],
+  [0x22, '\\"'],
+  ...Array.from({ length: 0x1f }, (_, index): [number, string] => {
+    const code = index + 1;
+    const short = SHORT_ESCAPES[code];
+    return [
+      code,
+      short ? `\\${short}` : `\\u00${code.toString(16).toUpperCase().padStart(2, '0')}`,
+    ];
+  }),
+];
+
+/** PostgreSQL: the JSON text of text `value` as DuckDB's to_json writes it (`null` for a null). */
+function postgresJsonString(value: string): string {
+  const escaped = JSON_ESCAPES.reduce(
+    (sql, [code, text]) => `replace(${sql}, chr(${code}), ${sqlString(text)})`,
+    value,
+  );
+  return `coalesce('"' || ${escaped} || '"', 'null')`;
+}
+
+/**
+ * SQL of one row per user of the accounts `a` that `where` keeps: `user_id` and `accounts`,
+ * the user's accounts by id as JSON text, with the fields the engines' account reads return.
+ * The text is DuckDB's to_json's on both engines, byte for byte (so a ledger is the same bytes
+ * on both): PostgreSQL's json_agg spaces its objects out (`{"id" : "a", ...}, {...}`), so there
+ * the text is put together from its parts.
+ */
+export function ledgerAccountsSql(dialect: LedgerDialect, from: string, where: string): string {
+  const json =
+    dialect === 'duckdb'
+      ? `to_json(list({${ACCOUNT_FIELDS.map((field) => `'${field}': a.${field}`).join(', ')}} ORDER BY a.id))::VARCHAR`
+      : `'[' || string_agg('{' || ${ACCOUNT_FIELDS.map((field, index) => `'${index === 0 ? '' : ','}"${field}":' || ${postgresJsonString(`a.${field}::text`)}`).join(' || ')} || '}', ',' ORDER BY a.id) || ']'`;
+  return `SELECT a.user_id, ${json} AS accounts FROM ${from} a WHERE ${where} GROUP BY a.user_id`;
+}
+
+/** A user without accounts. */
+export const NO_ACCOUNTS = new TextEncoder().encode('[]');
+
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 
-/** The packer's input from one user's records (`rows` of them). */
-export function parseLedgerRecords(records: Uint8Array, rows: number): LedgerInput {
+/**
+ * The packer's input from one user's records (`rows` of them) and accounts (JSON text in
+ * UTF-8: ledgerAccountsSql).
+ */
+export function parseLedgerRecords(
+  records: Uint8Array,
+  rows: number,
+  accounts: Uint8Array,
+): LedgerInput {
   const days = new Int32Array(rows);
   const cents = new Float64Array(rows);
   const flags = new Uint8Array(rows);
@@ -142,7 +210,7 @@ export function parseLedgerRecords(records: Uint8Array, rows: number): LedgerInp
     }
   }
   if (at !== records.length) throw malformed();
-  return { rows, days, cents, flags, categories, source: records, texts };
+  return { rows, days, cents, flags, categories, source: records, texts, accounts };
 }
 
 /** A transaction id as a ledger's texts compare it: its UTF-8 bytes, one character each. */
@@ -151,8 +219,10 @@ export const idKey = (id: string) => Buffer.from(id, 'utf8').toString('latin1');
 /**
  * A user's packer input after a change set, from the one before (unpackLedger): the rows whose
  * ids `removed` names (idKey) or `added` holds left out, and `added` (records of the user's
- * new rows, in the list's order) merged in by the list's order: the input his rows after the
- * change set give.
+ * new rows, in the list's order) merged in by the list's order; the accounts are `added`'s,
+ * which the caller reads from the store as the change set leaves them (the ledger before's
+ * are never kept: an account can change with none of its transactions). The input his rows and
+ * accounts after the change set give.
  */
 export function changedLedgerInput(
   before: LedgerInput,
@@ -194,6 +264,7 @@ export function changedLedgerInput(
         { starts: new Int32Array(rows), ends: new Int32Array(rows) },
       ]),
     ) as LedgerInput['texts'],
+    accounts: added.accounts,
   };
   const take = (from: LedgerInput, row: number, to: number, shift: number) => {
     merged.days[to] = from.days[row] as number;

@@ -245,6 +245,11 @@ export interface StoreLifecycle {
    * number read; a read that fails ends the warming (the user is read when asked).
    */
   warm?(userIds: readonly string[], deadline: number): Promise<number>;
+  /**
+   * Bytes the engine holds in this process now (DuckDB's buffers: part of the memory budget);
+   * absent for an engine that runs elsewhere.
+   */
+  engineMemory?(): Promise<number>;
 }
 
 /** Bearer tokens (authentication). */

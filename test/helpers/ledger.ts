@@ -11,6 +11,7 @@ import {
 } from '../../src/contract/ledger.ts';
 import { dayNumber } from '../../src/domain/calendar.ts';
 import { CATEGORIES, type Category } from '../../src/domain/taxonomy.ts';
+import type { AccountRecord } from '../../src/port/read-port.ts';
 
 export interface LedgerTestRow {
   id: string;
@@ -29,8 +30,14 @@ export interface LedgerTestRow {
   flags?: number;
 }
 
-/** The packer's input for `rows`, which must come newest first (date, then id, descending). */
-export function ledgerInputOf(rows: readonly LedgerTestRow[]): LedgerInput {
+/**
+ * The packer's input for `rows`, which must come newest first (date, then id, descending), and
+ * the user's `accounts`.
+ */
+export function ledgerInputOf(
+  rows: readonly LedgerTestRow[],
+  accounts: readonly AccountRecord[] = [],
+): LedgerInput {
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
   let length = 0;
@@ -80,8 +87,10 @@ export function ledgerInputOf(rows: readonly LedgerTestRow[]): LedgerInput {
     ),
     source,
     texts,
+    accounts: new TextEncoder().encode(JSON.stringify(accounts)),
   };
 }
 
-/** The packed ledger of `rows` (newest first). */
-export const packRows = (rows: readonly LedgerTestRow[]) => packLedger(ledgerInputOf(rows));
+/** The packed ledger of `rows` (newest first) and `accounts`. */
+export const packRows = (rows: readonly LedgerTestRow[], accounts: readonly AccountRecord[] = []) =>
+  packLedger(ledgerInputOf(rows, accounts));

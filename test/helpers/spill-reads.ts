@@ -33,9 +33,7 @@ for (const read of reads(roomy)) truths.push(await read());
 await roomy.close();
 
 const pools = await Promise.all(
-  [1, 2].map(() =>
-    DuckDbPool.open(path, { poolSize: 4, memoryLimit: '24MB', tempDirectory: base }),
-  ),
+  [1, 2].map(() => DuckDbPool.open(path, { poolSize: 4, memoryLimit: 24e6, tempDirectory: base })),
 );
 const seen = { ok: 0, outOfMemory: 0, spilling: new Set<string>(), atOnce: 0 };
 

@@ -20,7 +20,7 @@ import {
 } from '../../src/contract/ledger.ts';
 import { dateOf, dayNumber } from '../../src/domain/calendar.ts';
 import { compareCodePoints } from '../../src/domain/money.ts';
-import { CATEGORIES, type Category } from '../../src/domain/taxonomy.ts';
+import { ACCOUNT_TYPES, CATEGORIES, type Category } from '../../src/domain/taxonomy.ts';
 import { type LedgerTestRow, packRows } from '../helpers/ledger.ts';
 
 /** What LedgerBytes says of row `row`, in LedgerTestRow's terms. */
@@ -90,6 +90,22 @@ const ledgers = fc
     return full.sort((a, b) => -(a.date.localeCompare(b.date) || compareCodePoints(a.id, b.id)));
   });
 
+/** A user's accounts, by id, with any texts (null-free). */
+const accountLists = fc
+  .uniqueArray(
+    fc.record({
+      id: text,
+      link_id: text,
+      name: text,
+      mask: sometimes(text),
+      type: fc.constantFrom(...ACCOUNT_TYPES),
+      subtype: sometimes(text),
+      currency: fc.constantFrom('USD', 'EUR'),
+    }),
+    { selector: (account) => account.id, maxLength: 4 },
+  )
+  .map((accounts) => accounts.sort((a, b) => compareCodePoints(a.id, b.id)));
+
 describe('the packed ledger', () => {
   it('reads back every row exactly, ids in code point order', () => {
     fc.assert(
@@ -112,11 +128,13 @@ describe('the packed ledger', () => {
     );
   });
 
-  it('unpacks into the packer’s input again: packed anew, the same bytes', () => {
+  it('unpacks into the packer’s input again, accounts included: packed anew, the same bytes', () => {
     fc.assert(
-      fc.property(ledgers, (rows) => {
-        const packed = packRows(rows);
-        expect(packLedger(unpackLedger(packed))).toEqual(packed);
+      fc.property(ledgers, accountLists, (rows, accounts) => {
+        const packed = packRows(rows, accounts);
+        const unpacked = unpackLedger(packed);
+        expect(JSON.parse(new TextDecoder().decode(unpacked.accounts))).toEqual(accounts);
+        expect(packLedger(unpacked)).toEqual(packed);
       }),
       { numRuns: 300 },
     );

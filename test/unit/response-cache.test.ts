@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { ResponseCache, responseCacheOptions } from '../../src/http/response-cache.ts';
+import { ResponseCache } from '../../src/http/response-cache.ts';
+import { planMemory } from '../../src/memory-plan.ts';
 
 describe('ResponseCache', () => {
   it('answers repeats from the cache within one generation and drops everything on a new one', async () => {
@@ -48,12 +49,11 @@ describe('ResponseCache', () => {
   });
 
   it('is off with RESPONSE_CACHE_MB=0', async () => {
-    const options = responseCacheOptions(loadConfig({ RESPONSE_CACHE_MB: '0' }));
-    const cache = new ResponseCache(options);
+    const plan = planMemory(loadConfig({ RESPONSE_CACHE_MB: '0' }), null);
+    const cache = new ResponseCache({ maxBytes: plan.responseCache, maxEntries: 100 });
     let calls = 0;
     await cache.get('g', 'k', async () => ++calls);
     await cache.get('g', 'k', async () => ++calls);
     expect(calls).toBe(2);
-    expect(responseCacheOptions(loadConfig({})).maxBytes).toBe(48 * 1024 * 1024);
   });
 });

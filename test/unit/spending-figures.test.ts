@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  centsOf,
   changeFrom,
   compareCodePoints,
   Exact,
@@ -57,6 +58,26 @@ describe('figures: exact decimals, half away from zero only when formatting', ()
       }),
       { numRuns: 5_000 },
     );
+  });
+  it('stored amounts read as integer cents exactly, whatever their digits', () => {
+    const amount = fc
+      .tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.constantFrom(0, 1, 2))
+      .map(([units, places]) => new Exact(units.toString()).dividedBy(10 ** places).toFixed());
+    fc.assert(
+      fc.property(amount, (text) => {
+        expect(centsOf(text).toString()).toBe(new Exact(text).times(100).toFixed());
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const [text, cents] of [
+      ['-0.00', 0n],
+      ['0.5', 50n],
+      ['-007.10', -710n],
+      ['99999999999999.99', 9_999_999_999_999_999n],
+      ['-123456789012.3', -12_345_678_901_230n],
+    ] as const) {
+      expect(centsOf(text), text).toBe(cents);
+    }
   });
   it('an exact zero is unsigned, even a negative zero', () => {
     expect(percent(new Exact('-0'))).toBe('0.00');

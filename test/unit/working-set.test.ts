@@ -5,7 +5,7 @@
  * bound is left to the engine, and a failed read is not kept.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReadPort } from '../../src/port/read-port.ts';
+import type { AccountRecord, StoreAdapter } from '../../src/port/read-port.ts';
 import { LedgerCache } from '../../src/port/working-set/cache.ts';
 import { UserLedger } from '../../src/port/working-set/ledger.ts';
 import { WorkingSet, withWorkingSet } from '../../src/port/working-set/port.ts';
@@ -68,9 +68,9 @@ describe('the ledger cache', () => {
   });
 });
 
-describe('the port with a working set', () => {
-  /** A port whose every read says where it was answered. */
-  function enginePort(): ReadPort {
+describe('the engine’s reads with a working set', () => {
+  /** An engine whose every read says it was the engine's. */
+  function engine(): StoreAdapter {
     const answer = { rows: [], total: -1, dailyTotals: [] };
     return {
       generation: 'g1',
@@ -79,9 +79,20 @@ describe('the port with a working set', () => {
       transactionCount: async () => -1,
       transaction: async () => null,
       transactionsById: async () => [],
-      accounts: async () => [],
-    } as unknown as ReadPort;
+      accounts: async () => [{ id: 'from the engine' }],
+      userExists: async (user: string) => user === 'large',
+    } as unknown as StoreAdapter;
   }
+
+  const ACCOUNT: AccountRecord = {
+    id: 'acc_1',
+    link_id: 'lnk_1',
+    name: 'Checking',
+    mask: '0001',
+    type: 'depository',
+    subtype: 'checking',
+    currency: 'USD',
+  };
 
   it('answers a held user from memory, and a user over the row bound from the engine', async () => {
     const ledgers: Record<string, LedgerTestRow[]> = {
@@ -91,12 +102,12 @@ describe('the port with a working set', () => {
     const asked: string[] = [];
     const set = new WorkingSet({ maxBytes: 1 << 20, maxRows: 2 });
     const port = withWorkingSet(
-      enginePort(),
+      engine(),
       {
         packedLedger: async (user, maxRows) => {
           asked.push(user);
-          const rows = ledgers[user] ?? [];
-          return rows.length > maxRows ? null : packRows(rows);
+          const rows = ledgers[user];
+          return !rows || rows.length > maxRows ? null : packRows(rows, [ACCOUNT]);
         },
       },
       set,
@@ -110,6 +121,12 @@ describe('the port with a working set', () => {
     expect(await port.transactionCount('large', NO_FILTERS)).toBe(-1);
     expect((await port.transactions('large', NO_FILTERS, { limit: 1, offset: 0 })).total).toBe(-1);
     expect(asked).toEqual(['small', 'large']);
+    // The ledger says the user exists and has these accounts; without one, the engine says.
+    expect(await port.userExists('small')).toBe(true);
+    expect(await port.accounts('small')).toEqual([ACCOUNT]);
+    expect(await port.userExists('large')).toBe(true);
+    expect(await port.accounts('large')).toEqual([{ id: 'from the engine' }]);
+    expect(await port.userExists('nobody')).toBe(false);
     await port.close();
     expect(set.stats().users).toBe(0);
   });

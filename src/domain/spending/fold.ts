@@ -233,10 +233,20 @@ export class SpendingFold {
     entry.cents += amount;
     entry.count += count;
     if (max > entry.max) entry.max = max;
-    if (group.largest && max === entry.max) {
-      const { direction, category, merchant_name, to_platform } = group;
-      const row = { ...group.largest, amount: group.max_amount };
-      this.offer(entry, { ...row, direction, category, merchant_name, to_platform });
+    const { largest } = group;
+    if (largest && max === entry.max) {
+      // Read field by field: a reader may compute them only when asked (its getters).
+      this.offer(entry, {
+        id: largest.id,
+        day: largest.day,
+        description: largest.description,
+        merchant_category_code: largest.merchant_category_code,
+        amount: group.max_amount,
+        direction: group.direction,
+        category: group.category,
+        merchant_name: group.merchant_name,
+        to_platform: group.to_platform,
+      });
     }
     if (this.query.groupBy === 'merchant') {
       for (const day of group.days ?? [group.day]) entry.dates.add(day);

@@ -28,7 +28,8 @@ export interface DuckDbPoolOptions {
   poolSize?: number;
   /** DuckDB worker threads per query: 1 serves many small concurrent queries best on 2 cores. */
   threads?: number;
-  memoryLimit?: string;
+  /** DuckDB's memory limit, in bytes (default 1 GiB). */
+  memoryLimit?: number;
   /**
    * Where DuckDB spills past memoryLimit (the store's own folder may be read-only), into a
    * folder of the instance's own (files/spill-folder.ts); default DEFAULT_SPILL_BASE.
@@ -159,7 +160,7 @@ export class DuckDbPool {
     const instance = await DuckDBInstance.create(path, {
       access_mode: 'READ_ONLY',
       threads: String(options.threads ?? 1),
-      memory_limit: options.memoryLimit ?? '1GB',
+      memory_limit: `${options.memoryLimit ?? 2 ** 30}B`,
       temp_directory: spillFolder,
       max_temp_directory_size: options.maxTempSize ?? '1GB',
       enable_external_access: 'false',
@@ -188,7 +189,7 @@ export class DuckDbPool {
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-    return this.run(sql, async (pooled) => (await runOn(pooled, sql, params)) as T[]);
+    return this.run(async (pooled) => (await runOn(pooled, sql, params)) as T[]);
   }
 
   /**
@@ -196,7 +197,7 @@ export class DuckDbPool {
    * of their own: no JavaScript value per row or column is made. Null when there is no row.
    */
   async queryBytes(sql: string, params: readonly SqlParam[]): Promise<Uint8Array | null> {
-    return this.run(sql, async (pooled) => {
+    return this.run(async (pooled) => {
       const result = await (await bound(pooled, sql, params)).run();
       if (result.rowCount === 0) return null;
       const vector = result.getChunk(0).getColumnVector(0);
@@ -208,7 +209,7 @@ export class DuckDbPool {
   }
 
   /** Runs `read` on a connection in its turn, under the time limit, with the store's checks. */
-  private async run<T>(sql: string, read: (pooled: PooledConnection) => Promise<T>): Promise<T> {
+  private async run<T>(read: (pooled: PooledConnection) => Promise<T>): Promise<T> {
     const started = performance.now();
     const observe = (outcome: QueryOutcome) =>
       this.options.onQuery?.((performance.now() - started) / 1000, outcome);

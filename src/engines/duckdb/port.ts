@@ -3,6 +3,8 @@
  * connection pool. Each area's SQL lives in this folder, one module per area, each a factory
  * of the area's reads over the pool.
  */
+
+import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import { type StoreFormatFields, storeFormatProblem } from '../../contract/store-format.ts';
 import { CHANGE_SETS_TABLE, STORE_META_TABLE, TABLE_NAMES } from '../../contract/tables.ts';
 import { cursorKeyOf, generationsOf } from '../../port/change-log.ts';
@@ -74,7 +76,9 @@ export async function openDuckDbPort(
   const pool = await DuckDbPool.open(path, poolOptions);
   let followed = tokens;
   try {
-    for (const table of TABLE_NAMES) await pool.query(`SELECT * FROM ${table} LIMIT 0`);
+    for (const table of [...TABLE_NAMES, LEDGERS_TABLE]) {
+      await pool.query(`SELECT * FROM ${table} LIMIT 0`);
+    }
     const [meta] = await pool.query<StoreFormatFields & Record<string, unknown>>(
       `SELECT * FROM ${STORE_META_TABLE}`,
     );
@@ -87,34 +91,42 @@ export async function openDuckDbPort(
       spillBase: poolOptions.tempDirectory,
     });
     const fileTokens = followed;
-    const port = memoizedPort({
-      generation: pool.generation,
-      sync,
-      // The store answers, and its file is intact as far as can be told (DuckDbPool.ping).
-      ping: () => pool.ping(),
-      // The file is what is published: a newer one is another port.
-      publishedSync: async () => sync,
-      close: () => {
-        if (tokens === undefined) fileTokens.close();
-        return pool.close();
-      },
-      // From the followed token store: no analytics query.
-      liveTokenOwner: async (tokenHash) => fileTokens.liveOwner(tokenHash),
-      ...userReads(pool),
-      ...transactionReads(pool),
-      ...linkReads(pool),
-      ...balanceReads(pool),
-      ...incomeReads(pool),
-      ...liabilityReads(pool),
-      ...recurringReads(pool),
-      spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
-    });
-    return {
-      ...withoutUnmatchableText(
-        withWorkingSet(port, ledgerReads(pool), workingSet, () => pool.assertReadable()),
+    const port = memoizedPort(
+      withWorkingSet(
+        {
+          generation: pool.generation,
+          sync,
+          // The store answers, and its file is intact as far as can be told (DuckDbPool.ping).
+          ping: () => pool.ping(),
+          engineMemory: async () => {
+            const [row] = await pool.query<{ bytes: string | number | null }>(
+              'SELECT sum(memory_usage_bytes)::BIGINT AS bytes FROM duckdb_memory()',
+            );
+            return Number(row?.bytes ?? 0);
+          },
+          // The file is what is published: a newer one is another port.
+          publishedSync: async () => sync,
+          close: () => {
+            if (tokens === undefined) fileTokens.close();
+            return pool.close();
+          },
+          // From the followed token store: no analytics query.
+          liveTokenOwner: async (tokenHash) => fileTokens.liveOwner(tokenHash),
+          ...userReads(pool),
+          ...transactionReads(pool),
+          ...linkReads(pool),
+          ...balanceReads(pool),
+          ...incomeReads(pool),
+          ...liabilityReads(pool),
+          ...recurringReads(pool),
+          spendingAggregates: (query) => spendingAggregates(pool, query, spendingReads),
+        },
+        ledgerReads(pool),
+        workingSet,
+        () => pool.assertReadable(),
       ),
-      pool,
-    };
+    );
+    return { ...withoutUnmatchableText(port), pool };
   } catch (error) {
     if (tokens === undefined) followed?.close();
     await pool.close();

@@ -162,36 +162,38 @@ export async function openPostgresPort(
     const { sync, dataSchema } = await syncStateOf(pool, published);
     const s = published.schema_name;
     const spending = await SpendingQueries.of(pool, s);
-    const port = memoizedPort({
-      generation: published.generation,
-      sync,
-      ping: () => pingShards(pool, published.shards),
-      publishedSync: () => publishedSync(pool, sync),
-      close: async () => {
-        if (ownsPool) await pool.close();
-      },
-      // From the token file when there is one, else from the coordinator's token table,
-      // through the process's cache when there is one.
-      liveTokenOwner: async (tokenHash) =>
-        tokens
-          ? tokens.liveOwner(tokenHash)
-          : coordinatorTokens
-            ? coordinatorTokens.owner(tokenHash)
-            : lookupToken(pool, tokenHash),
-      ...userReads(pool, s),
-      ...transactionReads(pool, s, dataSchema),
-      ...linkReads(pool, s),
-      ...balanceReads(pool, s),
-      ...incomeReads(pool, s),
-      ...liabilityReads(pool, s),
-      ...recurringReads(pool, s),
-      spendingAggregates: (query) => spending.spendingAggregates(query),
-    });
-    return {
-      ...withoutUnmatchableText(withWorkingSet(port, ledgerReads(pool, s), workingSet)),
-      pool,
-      schema: s,
-    };
+    const port = memoizedPort(
+      withWorkingSet(
+        {
+          generation: published.generation,
+          sync,
+          ping: () => pingShards(pool, published.shards),
+          publishedSync: () => publishedSync(pool, sync),
+          close: async () => {
+            if (ownsPool) await pool.close();
+          },
+          // From the token file when there is one, else from the coordinator's token table,
+          // through the process's cache when there is one.
+          liveTokenOwner: async (tokenHash) =>
+            tokens
+              ? tokens.liveOwner(tokenHash)
+              : coordinatorTokens
+                ? coordinatorTokens.owner(tokenHash)
+                : lookupToken(pool, tokenHash),
+          ...userReads(pool, s),
+          ...transactionReads(pool, s, dataSchema),
+          ...linkReads(pool, s),
+          ...balanceReads(pool, s),
+          ...incomeReads(pool, s),
+          ...liabilityReads(pool, s),
+          ...recurringReads(pool, s),
+          spendingAggregates: (query) => spending.spendingAggregates(query),
+        },
+        ledgerReads(pool, s),
+        workingSet,
+      ),
+    );
+    return { ...withoutUnmatchableText(port), pool, schema: s };
   } catch (error) {
     if (ownsPool) await pool.close();
     throw error;

@@ -159,7 +159,8 @@ async function writeDelta(
     }
     progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
   }
-  // The touched users' ledgers are packed again from the new rows.
+  // The touched users' ledgers (which hold their accounts too) are packed again from the new
+  // rows.
   await conn.run(
     `DELETE FROM out.main.${LEDGERS_TABLE} WHERE user_id IN (${TOUCHED_LEDGER_USERS_SQL})`,
   );

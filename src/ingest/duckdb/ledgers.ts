@@ -11,8 +11,10 @@ import {
   packLedger,
 } from '../../contract/ledger.ts';
 import {
+  ledgerAccountsSql,
   ledgerBatches,
   ledgerRecordsSql,
+  NO_ACCOUNTS,
   PACKED_LEDGER_MAX_ROWS,
   parseLedgerRecords,
 } from '../ledgers.ts';
@@ -23,6 +25,7 @@ export function ledgersDdl(catalog: string): string {
 }
 
 const EMPTY = new Uint8Array(0);
+const encoder = new TextEncoder();
 
 /**
  * Packs and appends the ledgers of the users `users` selects (a query of user ids; every user
@@ -70,6 +73,18 @@ export async function writeLedgers(
         ),
         [first, last, listValue(batch.map((user) => user.user_id))],
       );
+      const accounts = new Map<string, Uint8Array>();
+      const listed = await conn.runAndReadAll(
+        ledgerAccountsSql(
+          'duckdb',
+          `${store}.accounts`,
+          'a.user_id >= $1 AND a.user_id <= $2 AND list_contains($3, a.user_id)',
+        ),
+        [first, last, listValue(batch.map((user) => user.user_id))],
+      );
+      for (const row of listed.getRowObjectsJson() as { user_id: string; accounts: string }[]) {
+        accounts.set(row.user_id, encoder.encode(row.accounts));
+      }
       const records = new Map<string, { rows: number; bytes: Uint8Array }>();
       for (let chunk = 0; chunk < result.chunkCount; chunk++) {
         const data = result.getChunk(chunk);
@@ -88,7 +103,12 @@ export async function writeLedgers(
       for (const user of batch) {
         const found = records.get(user.user_id) ?? { rows: 0, bytes: EMPTY };
         try {
-          append(user.user_id, packLedger(parseLedgerRecords(found.bytes, found.rows)), found.rows);
+          const input = parseLedgerRecords(
+            found.bytes,
+            found.rows,
+            accounts.get(user.user_id) ?? NO_ACCOUNTS,
+          );
+          append(user.user_id, packLedger(input), found.rows);
         } catch (error) {
           if (!(error instanceof LedgerTooLargeError)) throw error;
           notPacked++;
@@ -99,6 +119,8 @@ export async function writeLedgers(
   } finally {
     appender.closeSync();
   }
+  // The server reads one row by user: an index finds it without scanning every user's.
+  await conn.run(`CREATE INDEX IF NOT EXISTS ledgers_user ON ${store}.${LEDGERS_TABLE} (user_id)`);
   const packed = planned.length - notPacked;
   progress(
     `ledgers: ${formatCount(packed)} packed, ${formatCount(notPacked)} left to the engine (${seconds(started)})`,

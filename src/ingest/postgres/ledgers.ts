@@ -2,9 +2,9 @@
  * The cluster's packed ledgers (contract/ledger.ts; schema.ts, `ledgers`): a full load copies
  * the built DuckDB store's rows into their buckets, and a change set packs again, on the loader,
  * the ledgers of the users it touched: each one's ledger before it with the change set's delta
- * applied, or, for a user without one, his rows on the shard. Ledgers are written as bytes (a
- * binary COPY) and read as bytea's hex text (pg 8 cannot read a binary-format result:
- * PgPool.queryBytes).
+ * applied, or, for a user without one, his rows on the shard; either way with his accounts as
+ * the shard holds them after the change set. Ledgers are written as bytes (a binary COPY) and
+ * read as bytea's hex text (pg 8 cannot read a binary-format result: PgPool.queryBytes).
  */
 import { Buffer } from 'node:buffer';
 import { DuckDBBlobVector, type DuckDBConnection } from '@duckdb/node-api';
@@ -19,8 +19,10 @@ import {
 import {
   changedLedgerInput,
   idKey,
+  ledgerAccountsSql,
   ledgerBatches,
   ledgerRecordsSql,
+  NO_ACCOUNTS,
   PACKED_LEDGER_MAX_ROWS,
   parseLedgerRecords,
 } from '../ledgers.ts';
@@ -159,6 +161,14 @@ export async function readLedgerDelta(conn: DuckDBConnection): Promise<LedgerDel
 
 const EMPTY = Buffer.alloc(0);
 
+/** What a batch's read brings, per user (ids): see repackLedgers. */
+interface Read {
+  /** The accounts (ledgerAccountsSql's JSON text in UTF-8) of those who have any. */
+  accounts: Map<string, Uint8Array>;
+  /** The closed ledger's bytes, or the records and their count of those who have rows. */
+  found: Map<string, { bytes: Buffer; count: number }>;
+}
+
 /** Reading a batch of users (ids), then packing each. */
 interface Job {
   bucket: number;
@@ -173,6 +183,7 @@ interface Job {
  * there (gen_from = seq). A user's new ledger is his closed one with the change set's `delta`
  * applied (unpacked, changed, packed again: none of his rows read); without one of this
  * layout (a new user, one over the bound before), it is packed from his rows visible at `seq`.
+ * Either way its accounts are his accounts visible at `seq`, never the closed ledger's.
  * A removed user, one over PACKED_LEDGER_MAX_ROWS or one whose ledger cannot be held exactly
  * gets none: the engine answers for them. The shard reads a batch while the loader packs the one
  * before.
@@ -220,16 +231,30 @@ export async function repackLedgers(
       jobs.push({ bucket, users: batch.map((user) => user.user_id), from: 'rows' });
     }
   }
-  // In text format: pg 8 would read binary-format values as UTF-8 text (PgPool.queryBytes).
-  // Per user read, his closed ledger's bytes, or his records and their count (none: no rows).
-  const read = async (job: Job): Promise<Map<string, { bytes: Buffer; count: number }>> => {
+  // In text format: pg 8 would read binary-format values as UTF-8 text (a bytea arrives as its
+  // hex text, which pg decodes). Per user read, his closed ledger's bytes, or his records and
+  // their count (none: no rows); and his accounts as the change set leaves them, whichever way
+  // his ledger is packed.
+  const read = async (job: Job): Promise<Read> => {
+    const { rows: listed } = await client.query<{ user_id: string; accounts: string }>(
+      ledgerAccountsSql(
+        'postgres',
+        `${dataSchema}.${bucketTable('accounts', job.bucket)}`,
+        `${visibleAt(seq, 'a.')} AND a.user_id = ANY($1::text[])`,
+      ),
+      [job.users],
+    );
+    const accounts = new Map(listed.map((row) => [row.user_id, Buffer.from(row.accounts)]));
     if (job.from === 'ledgers') {
       const { rows } = await client.query<{ user_id: string; packed: Buffer }>(
         `SELECT user_id, packed FROM ${table(job.bucket)}
          WHERE gen_to = ${seq} AND user_id = ANY($1::text[])`,
         [job.users],
       );
-      return new Map(rows.map((row) => [row.user_id, { bytes: row.packed, count: 0 }]));
+      return {
+        accounts,
+        found: new Map(rows.map((row) => [row.user_id, { bytes: row.packed, count: 0 }])),
+      };
     }
     const { rows } = await client.query<{ user_id: string; transactions: number; records: Buffer }>(
       ledgerRecordsSql(
@@ -239,33 +264,34 @@ export async function repackLedgers(
       ),
       [job.users],
     );
-    return new Map(
-      rows.map((row) => [row.user_id, { bytes: row.records, count: row.transactions }]),
-    );
+    return {
+      accounts,
+      found: new Map(
+        rows.map((row) => [row.user_id, { bytes: row.records, count: row.transactions }]),
+      ),
+    };
   };
-  const inputOf = (
-    job: Job,
-    userId: string,
-    found: { bytes: Buffer; count: number } | undefined,
-  ) => {
-    if (job.from === 'rows') return parseLedgerRecords(found?.bytes ?? EMPTY, found?.count ?? 0);
+  const inputOf = (job: Job, userId: string, { accounts, found }: Read) => {
+    const own = accounts.get(userId) ?? NO_ACCOUNTS;
+    const read = found.get(userId);
+    if (job.from === 'rows') return parseLedgerRecords(read?.bytes ?? EMPTY, read?.count ?? 0, own);
     const added = delta.added.get(userId) ?? { count: 0, bytes: EMPTY };
     return changedLedgerInput(
-      unpackLedger(found?.bytes ?? EMPTY),
+      unpackLedger(read?.bytes ?? EMPTY),
       delta.gone.get(userId) ?? new Set(),
-      parseLedgerRecords(added.bytes, added.count),
+      parseLedgerRecords(added.bytes, added.count, own),
     );
   };
   let packed = 0;
   let reading = jobs[0] && read(jobs[0]);
   let copying: Promise<number> | undefined;
   for (const [index, job] of jobs.entries()) {
-    const found = await (reading as ReturnType<typeof read>);
+    const found = await (reading as Promise<Read>);
     const following = jobs[index + 1];
     reading = following && read(following);
     const ledgers: LedgerRow[] = [];
     for (const userId of job.users) {
-      const input = inputOf(job, userId, found.get(userId));
+      const input = inputOf(job, userId, found);
       try {
         if (input.rows > PACKED_LEDGER_MAX_ROWS)
           throw new LedgerTooLargeError(`${input.rows} rows`);

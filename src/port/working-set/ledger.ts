@@ -10,7 +10,7 @@ import { dateOf } from '../../domain/calendar.ts';
 import { foldCase } from '../../domain/case-fold.ts';
 import { centsText, compareCodePoints } from '../../domain/money.ts';
 import { CATEGORIES, type Category } from '../../domain/taxonomy.ts';
-import type { TransactionRecord } from '../read-port.ts';
+import type { AccountRecord, TransactionRecord } from '../read-port.ts';
 
 /** What an engine reads for the working set. */
 export interface LedgerReads {
@@ -134,6 +134,11 @@ export class UserLedger {
   /** The amount as the store holds it: exact text with two decimals. */
   amount(row: number): string {
     return centsText(this.cents[row] as number);
+  }
+
+  /** The user's accounts, by id, as the store lists them. */
+  accountRecords(): AccountRecord[] {
+    return JSON.parse(this.packed.accountsJson()) as AccountRecord[];
   }
 
   /** The row as the list shows it (before the amount is formatted for the wire). */

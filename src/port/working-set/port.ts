@@ -1,15 +1,15 @@
 /**
- * The read port with a per-user working set: the transaction list's answers (pages, filters,
- * daily totals, the unpaginated list, lookups by id, the first sync and its pages), the spending
- * analysis's and the recurring streams' reads computed from the user's packed ledger in memory,
- * read from the store once per user and generation (one row: the bytes build-db packed).
- * Everything else, and every user the store holds no packed ledger for (over the row bound),
- * goes to the engine as before.
+ * An engine's reads with a per-user working set: the transaction list's answers (pages,
+ * filters, daily totals, the unpaginated list, lookups by id, the first sync and its pages), the
+ * spending analysis's and the recurring streams' reads, the user's accounts and whether the user
+ * exists, all from the user's packed ledger in memory, read from the store once per user and
+ * generation (one row: the bytes build-db packed). Everything else, and every user the store
+ * holds no packed ledger for (over the row bound), goes to the engine as before.
  */
 import {
   type AccountRecord,
   LIST_CHUNK_ROWS,
-  type ReadPort,
+  type StoreAdapter,
   StoreOverloadedError,
   type TransactionFilters,
   type TransactionRecord,
@@ -41,16 +41,18 @@ export class WorkingSet {
 }
 
 /**
- * `port` answering from `set`'s ledgers, read through `reads` (without a set: `port` itself).
- * `readable` throws when the engine's store can no longer be trusted (a file damaged in place):
- * then nothing is answered from memory either.
+ * `port`, an engine's adapter, answering from `set`'s ledgers, read through `reads` (without a
+ * set: `port` itself), under the port's memo (memo.ts), so a held user's accounts and existence come from
+ * the ledger too: a user's first request in a generation reads the store once. `readable` throws
+ * when the engine's store can no longer be trusted (a file damaged in place): then nothing is
+ * answered from memory either.
  */
 export function withWorkingSet(
-  port: ReadPort,
+  port: StoreAdapter,
   reads: LedgerReads,
   set: WorkingSet | undefined,
   readable: () => void = () => {},
-): ReadPort {
+): StoreAdapter {
   if (!set || set.options.maxBytes <= 0) return port;
   const own = set.cache.newPort();
   const { maxRows } = set.options;
@@ -68,9 +70,12 @@ export function withWorkingSet(
       }
     });
   };
-  const needsAccounts = (filters: TransactionFilters) => filters.linkId !== null;
+  const accountsOf = async (userId: string): Promise<AccountRecord[]> => {
+    const ledger = await ledgerOf(userId);
+    return ledger ? ledger.accountRecords() : port.accounts(userId);
+  };
   const accountsFor = (userId: string, filters: TransactionFilters): Promise<AccountRecord[]> =>
-    needsAccounts(filters) ? port.accounts(userId) : Promise.resolve([]);
+    filters.linkId !== null ? accountsOf(userId) : Promise.resolve([]);
 
   return {
     ...port,
@@ -78,6 +83,14 @@ export function withWorkingSet(
       set.cache.dropPort(own);
       await port.close();
     },
+
+    // The store packs a ledger for every user it holds few enough transactions of: one read
+    // tells a user exists (and readies the user's answers); others are asked of the store.
+    async userExists(userId) {
+      return (await ledgerOf(userId)) !== null || port.userExists(userId);
+    },
+
+    accounts: accountsOf,
 
     heldUsers: (limit) => set.cache.heldUsers(own, limit),
 
@@ -137,21 +150,21 @@ export function withWorkingSet(
     async spendingAggregates(query) {
       const ledger = await ledgerOf(query.userId);
       if (!ledger) return port.spendingAggregates(query);
-      const accounts = query.linkId === null ? [] : await port.accounts(query.userId);
+      const accounts = query.linkId === null ? [] : await accountsOf(query.userId);
       return aggregateSpending(ledgerSpendingReader(ledger, accounts), query);
     },
 
     async recurringKeyDays(scope) {
       const ledger = await ledgerOf(scope.userId);
       if (!ledger) return port.recurringKeyDays(scope);
-      const accounts = scope.linkId === null ? [] : await port.accounts(scope.userId);
+      const accounts = scope.linkId === null ? [] : await accountsOf(scope.userId);
       return ledgerRecurringReads(ledger, accounts).recurringKeyDays(scope);
     },
 
     async recurringRows(scope, texts) {
       const ledger = await ledgerOf(scope.userId);
       if (!ledger) return port.recurringRows(scope, texts);
-      const accounts = scope.linkId === null ? [] : await port.accounts(scope.userId);
+      const accounts = scope.linkId === null ? [] : await accountsOf(scope.userId);
       return ledgerRecurringReads(ledger, accounts).recurringRows(scope, texts);
     },
   };

@@ -13,6 +13,7 @@ import {
   type DayTransaction,
   isLarger,
   type LargestCandidate,
+  type LargestRow,
   type MerchantAmount,
   type SpendingGroup,
 } from '../../domain/spending/fold.ts';
@@ -50,6 +51,34 @@ const candidateOf = (ledger: UserLedger, row: number): LargestCandidate => ({
   merchant_category_code: ledger.merchantCategoryCode(row),
   amount: ledger.amount(row),
 });
+
+/**
+ * A group's largest row, its texts read from the ledger only if the fold asks for them: most
+ * groups are not their entry's largest.
+ */
+class LargestRowOf implements LargestRow {
+  constructor(
+    private readonly ledger: UserLedger,
+    private readonly row: number,
+    private readonly dateOf: (day: number) => string,
+  ) {}
+
+  get id(): string {
+    return this.ledger.id(this.row);
+  }
+
+  get day(): string {
+    return this.dateOf(this.ledger.day(this.row));
+  }
+
+  get description(): string {
+    return this.ledger.description(this.row);
+  }
+
+  get merchant_category_code(): string | null {
+    return this.ledger.merchantCategoryCode(this.row);
+  }
+}
 
 interface GroupState {
   /** The group's first row (its keys), and its largest so far. */
@@ -143,6 +172,16 @@ export function ledgerSpendingReader(
           group.largest = row;
         }
       }
+      // A day's text once per request: groups share their days.
+      const dates = new Map<number, string>();
+      const dateOf = (day: number) => {
+        let text = dates.get(day);
+        if (text === undefined) {
+          text = ledger.dateOfDay(day);
+          dates.set(day, text);
+        }
+        return text;
+      };
       return Array.from(groups.values(), (group): SpendingGroup => {
         const { row, largest } = group;
         return {
@@ -151,17 +190,12 @@ export function ledgerSpendingReader(
           merchant_name: ledger.merchantName(row),
           to_platform: ledger.has(row, LEDGER_FLAGS.toPlatform),
           ...(grain.subcategories ? { subcategory: ledger.subcategory(row) } : {}),
-          day: ledger.date(row),
+          day: dateOf(ledger.day(row)),
           amount: centsText(group.cents),
           count: group.count,
           max_amount: ledger.amount(largest),
-          ...(group.days ? { days: Array.from(group.days, (day) => ledger.dateOfDay(day)) } : {}),
-          largest: {
-            id: ledger.id(largest),
-            day: ledger.date(largest),
-            description: ledger.description(largest),
-            merchant_category_code: ledger.merchantCategoryCode(largest),
-          },
+          ...(group.days ? { days: Array.from(group.days, dateOf) } : {}),
+          largest: new LargestRowOf(ledger, largest, dateOf),
         };
       });
     },

@@ -64,7 +64,7 @@ describe('memory limit', () => {
   it('a query that exhausts DUCKDB_MEMORY_LIMIT answers 503, not 500', async () => {
     const store = await openDuckDbPort(path, {
       poolSize: 1,
-      memoryLimit: '20MB',
+      memoryLimit: 20e6,
       maxTempSize: '1MB',
     });
     const app = await buildApp({ store, clock: createClock(DEMO_TODAY) });
@@ -95,7 +95,7 @@ describe('connection queue bound', () => {
 describe('DuckDB is locked down', () => {
   let store: DuckDbPort;
   beforeAll(async () => {
-    store = await openDuckDbPort(path, { poolSize: 1, threads: 1, memoryLimit: '256MB' });
+    store = await openDuckDbPort(path, { poolSize: 1, threads: 1, memoryLimit: 256e6 });
   });
   afterAll(() => store.close());
 

@@ -48,7 +48,7 @@ describe('a pool', () => {
     const base = makeTempDir('spill-base');
     const pools = await Promise.all(
       [1, 2].map(() =>
-        DuckDbPool.open(store, { poolSize: 1, memoryLimit: '24MB', tempDirectory: base }),
+        DuckDbPool.open(store, { poolSize: 1, memoryLimit: 24e6, tempDirectory: base }),
       ),
     );
     const folders = await Promise.all(pools.map(folderOf));
@@ -90,7 +90,7 @@ describe('a pool', () => {
     const base = join(makeTempDir('spill-base'), 'not', 'yet');
     const pool = await DuckDbPool.open(store, {
       poolSize: 1,
-      memoryLimit: '24MB',
+      memoryLimit: 24e6,
       tempDirectory: base,
     });
     try {

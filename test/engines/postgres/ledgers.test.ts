@@ -3,13 +3,14 @@
  * ledgers of the users it touched and of no one else (the others keep their row version), what
  * it packs is byte for byte what the DuckDB store packs from the rows for the same change set
  * (from the ledgers the load copied, and from those a change set wrote: rows replaced, added,
- * removed, moved between users, derived again for their account), a removed user's ledger is
- * closed, and the generation before still reads its own ledgers.
+ * removed, moved between users, derived again for their account; a user's accounts changed
+ * and none of his transactions, with texts JSON escapes), a removed user's ledger is closed,
+ * and the generation before still reads its own ledgers.
  */
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEDGERS_TABLE } from '../../../src/contract/ledger.ts';
+import { LEDGERS_TABLE, LedgerBytes } from '../../../src/contract/ledger.ts';
 import { ledgerReads } from '../../../src/engines/postgres/ledger.ts';
 import { PgPool } from '../../../src/engines/postgres/pool.ts';
 import { applyChanges } from '../../../src/ingest/duckdb/apply.ts';
@@ -186,6 +187,30 @@ const MORE_CHANGES: ChangeSetFiles = {
   deletes: { transactions: [{ id: 'txn_usr_b_010' }] },
 };
 
+/** An account name with every kind of character JSON escapes, and some it does not. */
+const ODD_NAME = 'Épargne "joint" \\ tab\t nl\n ctl\u0001\u000b\u001f\u007f / 😀';
+
+/**
+ * A third change set, of accounts alone: an account added to usr_c, which none of his
+ * transactions refers to; his transactions are untouched, his ledger (which holds his
+ * accounts) is not.
+ */
+const ACCOUNTS_ONLY: ChangeSetFiles = {
+  upserts: {
+    accounts: [
+      {
+        id: 'acc_usr_c_sav',
+        user_id: 'usr_c',
+        link_id: 'lnk_usr_c',
+        name: ODD_NAME,
+        mask: '0042',
+        type: 'depository',
+        subtype: 'savings',
+      },
+    ],
+  },
+};
+
 /** Each user's ledger, as hex, in a DuckDB store. */
 async function duckdbLedgers(databasePath: string): Promise<Map<string, string>> {
   const rows = await queryStoreFile<{ user_id: string; packed: string }>(
@@ -295,5 +320,48 @@ describe('the cluster’s ledgers over a change set', () => {
     const expected = await duckdbLedgers(databasePath);
     expect(expected.get('usr_b')).not.toBe(duckdbAfter.get('usr_b'));
     expect(await clusterLedgers((await meta()).schema)).toEqual(expected);
+  });
+
+  it('packs again, on both engines alike, the ledger of a user whose accounts alone changed', async () => {
+    const beforeAccounts = await duckdbLedgers(databasePath);
+    const changesDir = await writeChangeSet(ACCOUNTS_ONLY);
+    await applyChanges({ changesDir, databasePath });
+    const applied = await applyPostgresChanges({ changesDir, databaseUrl });
+    expect(applied.published).toBe(true);
+    const expected = await duckdbLedgers(databasePath);
+    // DuckDB packed usr_c's again, and only his.
+    for (const [user, packed] of beforeAccounts) {
+      if (user === 'usr_c') expect(expected.get(user)).not.toBe(packed);
+      else expect(expected.get(user), user).toBe(packed);
+    }
+    const { schema, dataSchema } = await meta();
+    expect(await clusterLedgers(schema)).toEqual(expected);
+    // A new version of usr_c's ledger alone, by the third change set.
+    const { rows } = await coordinator.query<{ user_id: string }>(
+      `SELECT user_id FROM ${dataSchema}.${LEDGERS_TABLE} WHERE gen_from = 3 ORDER BY user_id`,
+    );
+    expect(rows.map((row) => row.user_id)).toEqual(['usr_c']);
+    // His accounts as the store now lists them, the new one's name exactly.
+    const pool = new PgPool(databaseUrl);
+    try {
+      const packed = await ledgerReads(pool, schema).packedLedger('usr_c', 50_000);
+      const accounts = JSON.parse(new LedgerBytes(packed as Uint8Array).accountsJson());
+      expect(accounts.map((account: { id: string }) => account.id)).toEqual([
+        'acc_usr_c_chk',
+        'acc_usr_c_inv',
+        'acc_usr_c_sav',
+      ]);
+      expect(accounts[2]).toEqual({
+        id: 'acc_usr_c_sav',
+        link_id: 'lnk_usr_c',
+        name: ODD_NAME,
+        mask: '0042',
+        type: 'depository',
+        subtype: 'savings',
+        currency: 'USD',
+      });
+    } finally {
+      await pool.close();
+    }
   });
 });
