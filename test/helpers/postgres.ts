@@ -106,9 +106,10 @@ export class RecordingPool extends PgPool {
     this.statements.push({ sql, params });
     return super.query<T>(sql, params);
   }
-  override queryBytes(sql: string, params: readonly SqlParam[]) {
-    this.statements.push({ sql, params });
-    return super.queryBytes(sql, params);
+  /** Recorded as the SELECT it copies (its values spelled in): EXPLAIN plans it, not a COPY. */
+  override copyBytes(select: string) {
+    this.statements.push({ sql: select, params: [] });
+    return super.copyBytes(select);
   }
 }
 

@@ -3,8 +3,9 @@
  * the built DuckDB store's rows into their buckets, and a change set packs again, on the loader,
  * the ledgers of the users it touched: each one's ledger before it with the change set's delta
  * applied, or, for a user without one, his rows on the shard; either way with his accounts as
- * the shard holds them after the change set. Ledgers are written as bytes (a binary COPY) and
- * read as bytea's hex text (pg 8 cannot read a binary-format result: PgPool.queryBytes).
+ * the shard holds them after the change set. Ledgers are written as bytes (a binary COPY); the
+ * loader reads a closed ledger as bytea's hex text (a query with bind parameters), the server
+ * reads a user's as bytes (engines/postgres/ledger.ts: a binary COPY).
  */
 import { Buffer } from 'node:buffer';
 import { DuckDBBlobVector, type DuckDBConnection } from '@duckdb/node-api';

@@ -5,19 +5,20 @@
  * (from the ledgers the load copied, and from those a change set wrote: rows replaced, added,
  * removed, moved between users, derived again for their account; a user's accounts changed
  * and none of his transactions, with texts JSON escapes), a removed user's ledger is closed,
- * and the generation before still reads its own ledgers.
+ * and the generation before still reads its own ledgers. The server reads a ledger as bytes,
+ * with a binary COPY, and spells in only a user id the data contract allows.
  */
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGERS_TABLE, LedgerBytes } from '../../../src/contract/ledger.ts';
-import { ledgerReads } from '../../../src/engines/postgres/ledger.ts';
+import { ledgerReads, ledgerSelect } from '../../../src/engines/postgres/ledger.ts';
 import { PgPool } from '../../../src/engines/postgres/pool.ts';
 import { applyChanges } from '../../../src/ingest/duckdb/apply.ts';
 import { buildStore } from '../../../src/ingest/duckdb/build.ts';
 import { applyPostgresChanges, buildPostgresStore } from '../../../src/ingest/postgres/build.ts';
 import { type ChangeSetFiles, writeChangeSet } from '../../helpers/changing-store.ts';
-import { createTestDatabase } from '../../helpers/postgres.ts';
+import { createTestDatabase, RecordingPool } from '../../helpers/postgres.ts';
 import {
   type FixtureRow,
   makeTempDir,
@@ -25,7 +26,9 @@ import {
   writeCsvFixture,
 } from '../../helpers/store.ts';
 
-const USERS = ['usr_a', 'usr_b', 'usr_c', 'usr_gone'];
+/** A user id that must be spelled into the COPY escaped: a quote, a backslash, non-ASCII. */
+const ODD_USER = "usr_d'\\é";
+const USERS = ['usr_a', 'usr_b', 'usr_c', ODD_USER, 'usr_gone'];
 
 /** Rows that exercise every part of a ledger: flags, credits, nulls, non-ASCII texts. */
 function baseTables(): Record<string, FixtureRow[]> {
@@ -280,6 +283,7 @@ describe('the cluster’s ledgers over a change set', () => {
       { user_id: 'usr_b', gen_from: 0, gen_to: 1 },
       { user_id: 'usr_b', gen_from: 1, gen_to: null },
       { user_id: 'usr_c', gen_from: 0, gen_to: null },
+      { user_id: ODD_USER, gen_from: 0, gen_to: null },
       { user_id: 'usr_gone', gen_from: 0, gen_to: 1 },
       { user_id: 'usr_new', gen_from: 1, gen_to: null },
     ]);
@@ -287,7 +291,7 @@ describe('the cluster’s ledgers over a change set', () => {
 
   it('serves byte for byte the ledgers a DuckDB store packs for the same change set', async () => {
     const served = await clusterLedgers(after.schema);
-    expect([...served.keys()]).toEqual(['usr_a', 'usr_b', 'usr_c', 'usr_new']);
+    expect([...served.keys()]).toEqual(['usr_a', 'usr_b', 'usr_c', ODD_USER, 'usr_new']);
     expect(served).toEqual(duckdbAfter);
     // The change set changed what it touched.
     expect(served.get('usr_a')).not.toBe(duckdbBefore.get('usr_a'));
@@ -299,14 +303,51 @@ describe('the cluster’s ledgers over a change set', () => {
     expect(await clusterLedgers(before.schema)).toEqual(duckdbBefore);
   });
 
-  it('is read by the server’s point read, as bytes', async () => {
-    const pool = new PgPool(databaseUrl);
+  it('is read by the server’s point read, as bytes (a binary COPY)', async () => {
+    const pool = new RecordingPool(databaseUrl);
     try {
       const reads = ledgerReads(pool, after.schema);
       const packed = await reads.packedLedger('usr_a', 50_000);
       expect(Buffer.from(packed ?? []).toString('hex')).toBe(duckdbAfter.get('usr_a'));
+      // In a buffer of its own, as the working set holds it.
+      expect(packed?.byteOffset).toBe(0);
+      expect(packed?.buffer.byteLength).toBe(packed?.byteLength);
       expect(await reads.packedLedger('usr_a', 39)).toBeNull();
       expect(await reads.packedLedger('usr_gone', 50_000)).toBeNull();
+      // An id spelled in escaped: its own ledger, and no one else's for ids that try.
+      const odd = await reads.packedLedger(ODD_USER, 50_000);
+      expect(Buffer.from(odd ?? []).toString('hex')).toBe(duckdbAfter.get(ODD_USER));
+      for (const trying of ["usr_a' OR 'x' = 'x", "usr_a\\' OR true --", 'usr_a\\', "usr_d'"]) {
+        expect(await reads.packedLedger(trying, 50_000), trying).toBeNull();
+      }
+      // Ids the data contract refuses are never spelled into a statement: no ledger.
+      const statements = pool.statements.length;
+      for (const refused of ['', 'x'.repeat(33), 'usr\u0000a', 'usr_\ud800']) {
+        expect(await reads.packedLedger(refused, 50_000)).toBeNull();
+        expect(() => ledgerSelect(after.schema, refused, 50_000)).toThrow(RangeError);
+      }
+      expect(pool.statements).toHaveLength(statements);
+      // 32 characters, one of them outside the BMP: allowed.
+      expect(await reads.packedLedger(`${'x'.repeat(31)}😀`, 50_000)).toBeNull();
+      expect(pool.statements).toHaveLength(statements + 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('copies any bytes untouched, those that are not UTF-8 included', async () => {
+    const pool = new PgPool(databaseUrl);
+    try {
+      const every = Buffer.from(Array.from({ length: 512 }, (_, index) => (index * 7) % 256));
+      const read = await pool.copyBytes(`SELECT decode('${every.toString('hex')}', 'hex')`);
+      expect(Buffer.from(read ?? []).equals(every)).toBe(true);
+      expect(await pool.copyBytes("SELECT ''::bytea")).toEqual(new Uint8Array(0));
+      expect(await pool.copyBytes('SELECT NULL::bytea')).toBeNull();
+      expect(
+        await pool.copyBytes('SELECT packed FROM (SELECT NULL::bytea) t(packed) WHERE false'),
+      ).toBeNull();
+      // The connection serves the next statement.
+      expect(await pool.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
     } finally {
       await pool.close();
     }
