@@ -559,11 +559,21 @@ export class DictionaryView {
   get(row: number): string | null {
     return this.text(this.of[row] as number);
   }
+
+  /** Where entry `index`'s text (index 1..size-1) lies in the ledger's bytes: [start, end). */
+  span(index: number): [start: number, end: number] {
+    const start = index === 1 ? 0 : (this.ends[index - 2] as number);
+    return [this.textsAt + start, this.textsAt + (this.ends[index - 1] as number)];
+  }
 }
 
 /** A text column read in place. */
 export class TextView {
   private readonly get_: (row: number) => string | null;
+  /** Whether row `row`'s text is null. */
+  readonly isNull: (row: number) => boolean;
+  /** Where row `row`'s text lies in the ledger's bytes ([start, end)): heap columns only. */
+  readonly span: ((row: number) => [start: number, end: number]) | null = null;
 
   constructor(bytes: Buffer & Decoders, at: number, rows: number) {
     const base = bytes.byteOffset + at;
@@ -579,6 +589,10 @@ export class TextView {
       const textsAt = endsAt + rows * 4 - bytes.byteOffset;
       const total = rows > 0 ? (ends[rows - 1] as number) : 0;
       nullsAt = textsAt + total;
+      this.span = (row) => [
+        textsAt + (row === 0 ? 0 : (ends[row - 1] as number)),
+        textsAt + (ends[row] as number),
+      ];
       value = (row) =>
         bytes.utf8Slice(
           textsAt + (row === 0 ? 0 : (ends[row - 1] as number)),
@@ -615,11 +629,11 @@ export class TextView {
         return text;
       };
     }
+    this.isNull = hasNulls
+      ? (row) => (((bytes[nullsAt + (row >> 3)] as number) >> (row & 7)) & 1) === 1
+      : () => false;
     if (!hasNulls) this.get_ = value;
-    else {
-      this.get_ = (row) =>
-        ((bytes[nullsAt + (row >> 3)] as number) >> (row & 7)) & 1 ? null : value(row);
-    }
+    else this.get_ = (row) => (this.isNull(row) ? null : value(row));
   }
 
   get(row: number): string | null {
@@ -633,6 +647,12 @@ export class LedgerBytes {
   accountsJson(): string {
     const [offset, length] = this.accountsAt;
     return this.buffer.utf8Slice(offset, offset + length);
+  }
+
+  /** The accounts section's bytes (JSON text in UTF-8), a view of the ledger's own. */
+  accountsBytes(): Uint8Array {
+    const [offset, length] = this.accountsAt;
+    return this.bytes.subarray(offset, offset + length);
   }
 
   readonly rows: number;
@@ -720,4 +740,75 @@ export class LedgerBytes {
     this.buffer = buffer;
     this.accountsAt = [offsetOf(SECTIONS.accounts), sections.get(SECTIONS.accounts)?.[1] ?? 0];
   }
+}
+
+/**
+ * The packer's input back from a ledger's bytes, its rows in its order, and its accounts:
+ * packLedger makes the same bytes of it. Texts point into the ledger's own bytes (the source's
+ * first part), but for bit-packed ones, written out after them; the accounts are a view of the
+ * ledger's accounts section.
+ */
+export function unpackLedger(bytes: Uint8Array): LedgerInput {
+  const ledger = new LedgerBytes(bytes);
+  const { rows } = ledger;
+  const column = () => ({ starts: new Int32Array(rows), ends: new Int32Array(rows) });
+  const texts = Object.fromEntries(
+    LEDGER_TEXTS.map((name) => [name, column()]),
+  ) as LedgerInput['texts'];
+  const dictionaries = {
+    account: ledger.accounts,
+    description: ledger.descriptions,
+    merchant: ledger.merchants,
+    subcategory: ledger.subcategories,
+    code: ledger.codes,
+  };
+  for (const name of DICTIONARY_TEXTS) {
+    const dictionary = dictionaries[name];
+    const spans = Array.from({ length: dictionary.size }, (_, index) =>
+      index === 0 ? [-1, -1] : dictionary.span(index),
+    );
+    const { starts, ends } = texts[name];
+    for (let row = 0; row < rows; row++) {
+      const [start, end] = spans[dictionary.of[row] as number] as [number, number];
+      starts[row] = start;
+      ends[row] = end;
+    }
+  }
+  const own = ledger.bytes.length;
+  const written: [at: number, text: string][] = [];
+  let length = own;
+  for (const [name, view] of [
+    ['id', ledger.ids],
+    ['externalId', ledger.externalIds],
+  ] as const) {
+    const { starts, ends } = texts[name];
+    for (let row = 0; row < rows; row++) {
+      if (view.isNull(row)) {
+        starts[row] = -1;
+        ends[row] = -1;
+      } else if (view.span) {
+        [starts[row], ends[row]] = view.span(row);
+      } else {
+        // A packed text is ASCII: a character per byte.
+        const text = view.get(row) as string;
+        written.push([length, text]);
+        starts[row] = length;
+        length += text.length;
+        ends[row] = length;
+      }
+    }
+  }
+  const source = Buffer.alloc(length);
+  source.set(ledger.bytes);
+  for (const [at, text] of written) source.write(text, at, 'latin1');
+  return {
+    rows,
+    days: Int32Array.from(ledger.days, (day) => ledger.dayBase + day),
+    cents: Float64Array.from(ledger.cents),
+    flags: ledger.flags.slice(),
+    categories: ledger.categories.slice(),
+    source,
+    texts,
+    accounts: ledger.accountsBytes(),
+  };
 }

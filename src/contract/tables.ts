@@ -26,6 +26,22 @@ export type EnumTypeName = keyof typeof ENUM_TYPES;
 /** Every id column (primary or referencing) holds at most this many characters. */
 export const MAX_ID_LENGTH = 32;
 
+/**
+ * Whether `value` can be an id the store holds (docs/data-contract.md): text of 1 to
+ * MAX_ID_LENGTH characters (code points, as the build counts them), without U+0000, and well
+ * formed (a lone surrogate is no text a UTF-8 file holds).
+ */
+export function isContractId(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2 * MAX_ID_LENGTH) {
+    return false;
+  }
+  // In a `u` pattern a surrogate pair is one character: \p{Cs} finds only a lone half.
+  if (value.includes('\0') || /\p{Cs}/u.test(value)) return false;
+  let characters = 0;
+  for (const _character of value) characters++;
+  return characters <= MAX_ID_LENGTH;
+}
+
 export type ColumnKind =
   | { kind: 'id' }
   | { kind: 'text' }

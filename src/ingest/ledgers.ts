@@ -10,6 +10,7 @@
  * null or its length in UTF-8 bytes, `:`, and its bytes: whatever a text holds, no separator is
  * ever taken for part of it.
  */
+import { Buffer } from 'node:buffer';
 import { CREDIT, LEDGER_TEXTS, type LedgerInput, type LedgerText } from '../contract/ledger.ts';
 import { CATEGORIES } from '../domain/taxonomy.ts';
 import { ledgerFlagsSql } from '../sql/counted.ts';
@@ -22,6 +23,16 @@ export const PACKED_LEDGER_MAX_ROWS = 50_000;
 export const LEDGER_BATCH_ROWS = 400_000;
 
 export type LedgerDialect = 'duckdb' | 'postgres';
+
+/**
+ * The users whose ledgers a change set packs again, from its delta (ingest/changes.ts): those
+ * whose transactions or accounts changed (a ledger holds the user's accounts too; an account
+ * moved to another user touches both), and those added or removed.
+ */
+export const TOUCHED_LEDGER_USERS_SQL = `SELECT user_id FROM delta.gone_transactions
+  UNION SELECT user_id FROM delta.new_transactions
+  UNION SELECT user_id FROM delta.gone_accounts UNION SELECT user_id FROM delta.new_accounts
+  UNION SELECT id FROM delta.gone_users UNION SELECT id FROM delta.new_users`;
 
 /** The columns of transactions `t` in LedgerText order. */
 const TEXT_COLUMNS: Record<LedgerText, string> = {
@@ -65,22 +76,67 @@ export function ledgerRecordsSql(dialect: LedgerDialect, from: string, where: st
   const aggregated = `string_agg(concat(${record}), '' ORDER BY t.transacted_at DESC, t.id DESC)`;
   const asBytes =
     dialect === 'duckdb' ? `encode(${aggregated})` : `convert_to(${aggregated}, 'UTF8')`;
+  // On PostgreSQL, ordering the users downwards lets the planner take every row in the order
+  // the aggregate wants from a (user_id, transacted_at, id) index read backwards (the cluster's
+  // transactions have one) rather than sort them: two fifths of the statement's time.
+  const order = dialect === 'postgres' ? ' ORDER BY t.user_id DESC' : '';
   return `SELECT t.user_id, count(*)::INTEGER AS transactions, ${asBytes} AS records
-FROM ${from} t WHERE ${where} GROUP BY t.user_id`;
+FROM ${from} t WHERE ${where} GROUP BY t.user_id${order}`;
 }
 
 /** The fields of an account as the store lists them (the engines' `accounts`), in order. */
 const ACCOUNT_FIELDS = ['id', 'link_id', 'name', 'mask', 'type', 'subtype', 'currency'];
 
+/** The control characters JSON writes with a short escape (`\n`, ...). */
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  8: 'b',
+  9: 't',
+  10: 'n',
+  12: 'f',
+  13: 'r',
+};
+
+/**
+ * How DuckDB's to_json writes a string's characters that JSON escapes (its writer, yyjson): `"`
+ * and `\` escaped, the control characters by their short escapes or as `\u00XX` in capitals
+ * (PostgreSQL's to_json writes small letters there); nothing else (`/`, U+007F and every other
+ * character are written as they are). U+0000 is left out: the data contract refuses it.
+ */
+const JSON_ESCAPES: readonly [code: number, escaped: string][] = [
+  // The backslash first: the escapes written after it hold backslashes of their own.
+  [0x5c, '\\\\'],
+  [0x22, '\\"'],
+  ...Array.from({ length: 0x1f }, (_, index): [number, string] => {
+    const code = index + 1;
+    const short = SHORT_ESCAPES[code];
+    return [
+      code,
+      short ? `\\${short}` : `\\u00${code.toString(16).toUpperCase().padStart(2, '0')}`,
+    ];
+  }),
+];
+
+/** PostgreSQL: the JSON text of text `value` as DuckDB's to_json writes it (`null` for a null). */
+function postgresJsonString(value: string): string {
+  const escaped = JSON_ESCAPES.reduce(
+    (sql, [code, text]) => `replace(${sql}, chr(${code}), ${sqlString(text)})`,
+    value,
+  );
+  return `coalesce('"' || ${escaped} || '"', 'null')`;
+}
+
 /**
  * SQL of one row per user of the accounts `a` that `where` keeps: `user_id` and `accounts`,
  * the user's accounts by id as JSON text, with the fields the engines' account reads return.
+ * The text is DuckDB's to_json's on both engines, byte for byte (so a ledger is the same bytes
+ * on both): PostgreSQL's json_agg spaces its objects out (`{"id" : "a", ...}, {...}`), so there
+ * the text is put together from its parts.
  */
 export function ledgerAccountsSql(dialect: LedgerDialect, from: string, where: string): string {
   const json =
     dialect === 'duckdb'
       ? `to_json(list({${ACCOUNT_FIELDS.map((field) => `'${field}': a.${field}`).join(', ')}} ORDER BY a.id))::VARCHAR`
-      : `json_agg(json_build_object(${ACCOUNT_FIELDS.map((field) => `'${field}', a.${field}`).join(', ')}) ORDER BY a.id)::text`;
+      : `'[' || string_agg('{' || ${ACCOUNT_FIELDS.map((field, index) => `'${index === 0 ? '' : ','}"${field}":' || ${postgresJsonString(`a.${field}::text`)}`).join(' || ')} || '}', ',' ORDER BY a.id) || ']'`;
   return `SELECT a.user_id, ${json} AS accounts FROM ${from} a WHERE ${where} GROUP BY a.user_id`;
 }
 
@@ -155,6 +211,87 @@ export function parseLedgerRecords(
   }
   if (at !== records.length) throw malformed();
   return { rows, days, cents, flags, categories, source: records, texts, accounts };
+}
+
+/** A transaction id as a ledger's texts compare it: its UTF-8 bytes, one character each. */
+export const idKey = (id: string) => Buffer.from(id, 'utf8').toString('latin1');
+
+/**
+ * A user's packer input after a change set, from the one before (unpackLedger): the rows whose
+ * ids `removed` names (idKey) or `added` holds left out, and `added` (records of the user's
+ * new rows, in the list's order) merged in by the list's order; the accounts are `added`'s,
+ * which the caller reads from the store as the change set leaves them (the ledger before's
+ * are never kept: an account can change with none of its transactions). The input his rows and
+ * accounts after the change set give.
+ */
+export function changedLedgerInput(
+  before: LedgerInput,
+  removed: ReadonlySet<string>,
+  added: LedgerInput,
+): LedgerInput {
+  const oldSource = Buffer.from(
+    before.source.buffer,
+    before.source.byteOffset,
+    before.source.length,
+  );
+  const newSource = Buffer.from(added.source.buffer, added.source.byteOffset, added.source.length);
+  const keyOf = (input: LedgerInput, source: Buffer, row: number) =>
+    source.toString('latin1', input.texts.id.starts[row], input.texts.id.ends[row]);
+  const newKeys = Array.from({ length: added.rows }, (_, row) => keyOf(added, newSource, row));
+  const gone = new Set([...removed, ...newKeys]);
+  const kept: number[] = [];
+  const keptKeys: string[] = [];
+  for (let row = 0; row < before.rows; row++) {
+    const key = keyOf(before, oldSource, row);
+    if (gone.has(key)) continue;
+    kept.push(row);
+    keptKeys.push(key);
+  }
+  const rows = kept.length + added.rows;
+  const source = new Uint8Array(before.source.length + added.source.length);
+  source.set(before.source);
+  source.set(added.source, before.source.length);
+  const merged: LedgerInput = {
+    rows,
+    days: new Int32Array(rows),
+    cents: new Float64Array(rows),
+    flags: new Uint8Array(rows),
+    categories: new Uint8Array(rows),
+    source,
+    texts: Object.fromEntries(
+      LEDGER_TEXTS.map((name) => [
+        name,
+        { starts: new Int32Array(rows), ends: new Int32Array(rows) },
+      ]),
+    ) as LedgerInput['texts'],
+    accounts: added.accounts,
+  };
+  const take = (from: LedgerInput, row: number, to: number, shift: number) => {
+    merged.days[to] = from.days[row] as number;
+    merged.cents[to] = from.cents[row] as number;
+    merged.flags[to] = from.flags[row] as number;
+    merged.categories[to] = from.categories[row] as number;
+    for (const name of LEDGER_TEXTS) {
+      const start = from.texts[name].starts[row] as number;
+      merged.texts[name].starts[to] = start < 0 ? -1 : start + shift;
+      merged.texts[name].ends[to] = start < 0 ? -1 : (from.texts[name].ends[row] as number) + shift;
+    }
+  };
+  // Newest first: day descending, then id descending.
+  let old = 0;
+  let fresh = 0;
+  for (let to = 0; to < rows; to++) {
+    const oldRow = kept[old];
+    const oldFirst =
+      fresh === added.rows ||
+      (oldRow !== undefined &&
+        ((before.days[oldRow] as number) > (added.days[fresh] as number) ||
+          ((before.days[oldRow] as number) === (added.days[fresh] as number) &&
+            (keptKeys[old] as string) > (newKeys[fresh] as string))));
+    if (oldFirst) take(before, kept[old++] as number, to, 0);
+    else take(added, fresh++, to, before.source.length);
+  }
+  return merged;
 }
 
 /**

@@ -77,9 +77,9 @@ async function recordingPort(path: string) {
         return super.query<T>(sql, params);
       }
 
-      override async queryBytes(sql: string, params: readonly SqlParam[]) {
-        await observe(sql);
-        return super.queryBytes(sql, params);
+      override async copyBytes(select: string) {
+        await observe(select);
+        return super.copyBytes(select);
       }
     })(databaseUrl, { queryTimeoutMs: 10_000 });
     port = await openPostgresPort(pool, { tokens, workingSet: testWorkingSet() });

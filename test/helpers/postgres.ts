@@ -106,6 +106,11 @@ export class RecordingPool extends PgPool {
     this.statements.push({ sql, params });
     return super.query<T>(sql, params);
   }
+  /** Recorded as the SELECT it copies (its values spelled in): EXPLAIN plans it, not a COPY. */
+  override copyBytes(select: string) {
+    this.statements.push({ sql: select, params: [] });
+    return super.copyBytes(select);
+  }
 }
 
 interface PlanNode {

@@ -1,8 +1,9 @@
 /**
  * The packed ledger's layout (src/contract/ledger.ts): what packLedger writes, LedgerBytes
- * reads back exactly, whatever the texts (any Unicode, nulls, ids of one shape or of many),
- * amounts and dates; ids come in code point order; a ledger that cannot be held exactly is
- * refused, as are bytes of another layout or version.
+ * reads back exactly and unpackLedger turns into the packer's input again, whatever the texts
+ * (any Unicode, nulls, ids of one shape or of many), amounts and dates; ids come in code point
+ * order; a ledger that cannot be held exactly is refused, as are bytes of another layout or
+ * version.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +15,12 @@ import {
   LedgerTooLargeError,
   PACKED_LEDGER_VERSION,
   packedLedgerVersion,
+  packLedger,
+  unpackLedger,
 } from '../../src/contract/ledger.ts';
 import { dateOf, dayNumber } from '../../src/domain/calendar.ts';
 import { compareCodePoints } from '../../src/domain/money.ts';
-import { CATEGORIES, type Category } from '../../src/domain/taxonomy.ts';
+import { ACCOUNT_TYPES, CATEGORIES, type Category } from '../../src/domain/taxonomy.ts';
 import { type LedgerTestRow, packRows } from '../helpers/ledger.ts';
 
 /** What LedgerBytes says of row `row`, in LedgerTestRow's terms. */
@@ -87,6 +90,22 @@ const ledgers = fc
     return full.sort((a, b) => -(a.date.localeCompare(b.date) || compareCodePoints(a.id, b.id)));
   });
 
+/** A user's accounts, by id, with any texts (null-free). */
+const accountLists = fc
+  .uniqueArray(
+    fc.record({
+      id: text,
+      link_id: text,
+      name: text,
+      mask: sometimes(text),
+      type: fc.constantFrom(...ACCOUNT_TYPES),
+      subtype: sometimes(text),
+      currency: fc.constantFrom('USD', 'EUR'),
+    }),
+    { selector: (account) => account.id, maxLength: 4 },
+  )
+  .map((accounts) => accounts.sort((a, b) => compareCodePoints(a.id, b.id)));
+
 describe('the packed ledger', () => {
   it('reads back every row exactly, ids in code point order', () => {
     fc.assert(
@@ -104,6 +123,18 @@ describe('the packed ledger', () => {
         const byId = Array.from(bytes.idOrder, (row) => rows[row]?.id as string);
         expect(byId).toEqual([...byId].sort(compareCodePoints));
         expect(new Set(bytes.idOrder).size).toBe(rows.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('unpacks into the packer’s input again, accounts included: packed anew, the same bytes', () => {
+    fc.assert(
+      fc.property(ledgers, accountLists, (rows, accounts) => {
+        const packed = packRows(rows, accounts);
+        const unpacked = unpackLedger(packed);
+        expect(JSON.parse(new TextDecoder().decode(unpacked.accounts))).toEqual(accounts);
+        expect(packLedger(unpacked)).toEqual(packed);
       }),
       { numRuns: 300 },
     );

@@ -5,10 +5,12 @@
  * limit is cancelled. Values keep their exact text: numeric, bigint, date and timestamp are
  * not turned into JS numbers or Dates.
  */
+import type { Buffer } from 'node:buffer';
 import pg from 'pg';
 import { FairQueue, type ReleaseSlot, type StoreQueuePressure } from '../../port/fair-queue.ts';
 import { type QueryOutcome, StoreUnavailableError } from '../../port/read-port.ts';
 import type { Row, SqlParam } from '../../sql/statement.ts';
+import { binaryCopyTuples, CopyOut } from './binary-copy.ts';
 
 /** For the spending module, which imports it from here. */
 export type { SqlParam };
@@ -136,23 +138,43 @@ export class PgPool {
   }
 
   /**
-   * The first column of the statement's first row as bytes (a bytea), read in PostgreSQL's
-   * binary format: the bytes as the server holds them, not their hex text. Null without a row.
+   * The one column of `select`'s row as the bytes the store holds (a bytea), null without a
+   * row: read with `COPY (select) TO STDOUT (FORMAT binary)`, so they arrive as bytes, not as
+   * hex text nor as text of a value per row (binary-copy.ts). COPY takes no bind parameters:
+   * `select` holds its values spelled in, each checked by the caller. The same connections,
+   * queue, time limit and errors as every other statement.
    */
-  async queryBytes(sql: string, params: readonly SqlParam[]): Promise<Uint8Array | null> {
-    const result = await this.run<unknown[]>({
-      text: sql,
-      values: params as unknown[],
-      binary: true,
-      rowMode: 'array',
-    } as pg.QueryConfig);
-    const value = result.rows[0]?.[0];
-    if (value === undefined || value === null) return null;
-    if (!(value instanceof Uint8Array)) throw new TypeError(`not a bytea column: ${sql}`);
-    return value;
+  async copyBytes(select: string): Promise<Uint8Array | null> {
+    const data = await this.withClient(
+      (client) =>
+        new Promise<Buffer>((resolve, reject) => {
+          client.query(
+            new CopyOut(`COPY (${select}) TO STDOUT (FORMAT binary)`, (error, copied) =>
+              error ? reject(error) : resolve(copied as Buffer),
+            ),
+          );
+        }),
+    );
+    const tuples = binaryCopyTuples(data);
+    if (tuples.length > 1) throw new Error(`more than one row: ${select}`);
+    const [tuple] = tuples;
+    if (tuple === undefined) return null;
+    if (tuple.length !== 1) throw new Error(`not one column: ${select}`);
+    const [value] = tuple;
+    // In a buffer of its own: the data's other bytes are not held with it.
+    return value ? new Uint8Array(value) : null;
   }
 
-  private async run<T>(config: pg.QueryConfig): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  private run<T>(config: pg.QueryConfig): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+    return this.withClient((client) => client.query<T & pg.QueryResultRow>(config));
+  }
+
+  /**
+   * `work` on a connection of the pool, in turn (the fair queue): its duration and outcome
+   * reported, a statement cancelled by the time limit or a store out of reach turned into
+   * StoreUnavailableError, and a connection whose statement failed on the wire closed.
+   */
+  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const started = performance.now();
     let turn: ReleaseSlot;
     try {
@@ -164,7 +186,7 @@ export class PgPool {
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
-      const result = await client.query<T & pg.QueryResultRow>(config);
+      const result = await work(client);
       client.release();
       this.options.onQuery?.((performance.now() - started) / 1000, 'ok');
       return result;

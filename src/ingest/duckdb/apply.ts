@@ -48,6 +48,7 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { spendingRollupUpdateSql } from '../derive.ts';
+import { TOUCHED_LEDGER_USERS_SQL } from '../ledgers.ts';
 import { seconds } from '../progress.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
 import { writeLedgers } from './ledgers.ts';
@@ -158,13 +159,12 @@ async function writeDelta(
     }
     progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
   }
-  // The users whose transactions or accounts changed, and those added or removed: their
-  // ledgers (which hold their accounts too) are packed again from the new rows.
-  const touched = `SELECT user_id FROM delta.gone_transactions UNION SELECT user_id FROM delta.new_transactions
-    UNION SELECT user_id FROM delta.gone_accounts UNION SELECT user_id FROM delta.new_accounts
-    UNION SELECT id FROM delta.gone_users UNION SELECT id FROM delta.new_users`;
-  await conn.run(`DELETE FROM out.main.${LEDGERS_TABLE} WHERE user_id IN (${touched})`);
-  await writeLedgers(conn, 'out', touched, (line) => progress(`  ${line}`));
+  // The touched users' ledgers (which hold their accounts too) are packed again from the new
+  // rows.
+  await conn.run(
+    `DELETE FROM out.main.${LEDGERS_TABLE} WHERE user_id IN (${TOUCHED_LEDGER_USERS_SQL})`,
+  );
+  await writeLedgers(conn, 'out', TOUCHED_LEDGER_USERS_SQL, (line) => progress(`  ${line}`));
   await conn.run(
     `INSERT INTO out.${CHANGE_LOG_TABLE} SELECT ${seq}, user_id, id, before, after FROM delta.log ORDER BY user_id, id`,
   );

@@ -6,7 +6,7 @@
  * shard in one transaction per shard, for each bucket: the replaced and removed rows are closed
  * (`gen_to`), the new ones written (`gen_from`), the rollup groups of the changed (user, day)
  * and (user, month) pairs derived again, the change log's entries added, and versions no kept
- * generation sees any more purged. None of it is visible to the published generations, whose
+ * generation sees any more purged; then the touched users' ledgers are packed again (ledgers.ts). None of it is visible to the published generations, whose
  * views read the rows of their own change set number. Then the new generation's views are
  * created and named current in one coordinator transaction. A load killed before that leaves
  * the published generation serving; `public.loading` tells the next load which rows to clear.
@@ -38,8 +38,10 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
-import { seconds } from '../progress.ts';
+import { TOUCHED_LEDGER_USERS_SQL } from '../ledgers.ts';
+import { formatCount, seconds } from '../progress.ts';
 import { connect, copyCsv, runAll } from './client.ts';
+import { type LedgersWritten, readLedgerDelta, repackLedgers } from './ledgers.ts';
 import { withClusterLoad } from './lock.ts';
 import { dropOldGenerations } from './old-generations.ts';
 import {
@@ -358,10 +360,18 @@ export async function applyClusterChanges(options: ClusterApplyOptions): Promise
            ON CONFLICT (singleton) DO UPDATE SET data_schema = excluded.data_schema, seq = excluded.seq`,
           [dataSchema, seq],
         );
-        await writeShards(conn, shards, { ...state, dataSchema }, seq, options.scratchDir);
+        const ledgers = await writeShards(
+          conn,
+          shards,
+          { ...state, dataSchema },
+          seq,
+          options.scratchDir,
+        );
         const schema = schemaName(generation);
         await runAll(coordinator, generationViewsDdl(schema, dataSchema, seq));
-        progress(`wrote change set ${seq} on ${shards.length} shards (${seconds(started)})`);
+        progress(
+          `wrote change set ${seq} on ${shards.length} shards (${seconds(started)}); ledgers: ${formatCount(ledgers.packed)} packed again, ${formatCount(ledgers.notPacked)} left to the engine`,
+        );
         await publish(coordinator, {
           generation,
           schema,
@@ -419,14 +429,17 @@ function keyCondition(table: TableName): string {
   return `${TABLE_KEYS[table][0]} = ANY($2::text[])`;
 }
 
-/** Writes the delta on every shard, one transaction per shard, in parallel. */
+/**
+ * Writes the delta on every shard, one transaction per shard, in parallel; returns what packing
+ * the touched users' ledgers came to.
+ */
 async function writeShards(
   conn: DuckDBConnection,
   shards: readonly ShardServer[],
   state: ClusterState & { dataSchema: string },
   seq: number,
   scratchDir: string,
-): Promise<void> {
+): Promise<LedgersWritten> {
   const d = state.dataSchema;
   // Everything read from the scratch database first (one connection), then the shards in parallel.
   const gone = new Map<ShardedTable, Map<number, unknown[][]>>();
@@ -463,6 +476,9 @@ async function writeShards(
     'month',
   ]);
   const removed = await perBucket(conn, 'SELECT id FROM delta.removed_users', 'id', ['id']);
+  const ledgerUsers = await perBucket(conn, TOUCHED_LEDGER_USERS_SQL, 'user_id', ['user_id']);
+  const delta = await readLedgerDelta(conn);
+  const ledgers: LedgersWritten = { packed: 0, notPacked: 0 };
 
   await Promise.all(
     shards.map(async (shard, index) => {
@@ -549,6 +565,15 @@ async function writeShards(
             `DELETE FROM ${d}.${CHANGE_LOG_TABLE}_p${bucket} WHERE seq <= ${state.logFloor}`,
           );
         }
+        const touched = new Map(
+          bucketsOf(index + 1, shards.length).flatMap((bucket) => {
+            const users = ledgerUsers.get(bucket)?.[0] as string[] | undefined;
+            return users ? [[bucket, users] as const] : [];
+          }),
+        );
+        const written = await repackLedgers(client, d, seq, touched, delta);
+        ledgers.packed += written.packed;
+        ledgers.notPacked += written.notPacked;
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
@@ -558,4 +583,5 @@ async function writeShards(
       }
     }),
   );
+  return ledgers;
 }

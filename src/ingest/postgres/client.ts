@@ -4,7 +4,9 @@
  * it, `shard 2 (10.0.0.7:5432) went away: Connection terminated unexpectedly`, as a
  * ServerLostError.
  */
+import { Buffer } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -157,6 +159,31 @@ export async function copyCsv(
   );
   try {
     await pipeline(createReadStream(file), copy);
+  } catch (error) {
+    throw serverErrors.get(client)?.(error) ?? error;
+  }
+  return Number(copy.rowCount ?? 0);
+}
+
+/** A binary COPY's header (its signature, no flags, no extension) and trailer. */
+const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
+
+/**
+ * Copies rows in PostgreSQL's binary COPY format into `target (columns)`: `tuples` holds them
+ * encoded, without the header and trailer. Returns the rows copied.
+ */
+export async function copyBinary(
+  client: pg.Client,
+  target: string,
+  columns: readonly string[],
+  tuples: readonly Uint8Array[],
+): Promise<number> {
+  const copy = client.query(
+    copyFrom(`COPY ${target} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`),
+  );
+  try {
+    await pipeline(Readable.from([BINARY_HEADER, ...tuples, BINARY_TRAILER]), copy);
   } catch (error) {
     throw serverErrors.get(client)?.(error) ?? error;
   }

@@ -6,12 +6,14 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { foldedColumn } from '../../contract/derived.ts';
+import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import { TABLES } from '../../contract/tables.ts';
 import { openDatabaseFile } from '../../files/database-file.ts';
 import { sqlString } from '../../sql/literals.ts';
 import { toPlatformSql } from '../../sql/platform.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { copyCsv } from './client.ts';
+import { copyBuiltLedgers } from './ledgers.ts';
 import {
   BUCKETS,
   bucketTable,
@@ -50,7 +52,7 @@ function exportSql(table: ShardedTable): string {
  * coordinator, which routes each by the hash of its id; where it put each user then tells
  * which bucket every other row of that user belongs in, so those rows (nearly all of them) are
  * split per bucket by DuckDB and copied straight into each shard's bucket tables, in parallel
- * across shards, never through the coordinator.
+ * across shards, never through the coordinator; the packed ledgers last, as bytes (ledgers.ts).
  */
 export async function copyRows(
   coordinator: pg.Client,
@@ -120,6 +122,9 @@ export async function copyRows(
       await rm(dir, { recursive: true, force: true });
       progress(`${table}: ${formatCount(counts[table])} rows loaded in ${seconds(started)}`);
     }
+    started = performance.now();
+    const ledgers = await copyBuiltLedgers(duckdb, shardClients, schema);
+    progress(`${LEDGERS_TABLE}: ${formatCount(ledgers)} rows loaded in ${seconds(started)}`);
   } finally {
     store.close();
   }

@@ -14,6 +14,7 @@
  * generations (old-generations.ts). Change sets add generations to a lineage (changes.ts).
  */
 import type pg from 'pg';
+import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import {
   coordinatorProbeDdl,
   SHARD_PROBE_DDL,
@@ -131,11 +132,14 @@ async function loadSchema(
       ),
     );
     // Statistics on the coordinator too (a sample of each bucket, read from its shard): with
-    // the default guesses the planner may sum a user's rows on the coordinator instead.
+    // the default guesses the planner may sum a user's rows on the coordinator instead. Not of
+    // the ledgers: one point read by user, and a sample would bring their bytes over.
     progress('analyzing on the coordinator');
     await runAll(
       coordinator,
-      VERSIONED_TABLES.map((table) => `ANALYZE ${schema}.${table}`),
+      VERSIONED_TABLES.filter((table) => table !== LEDGERS_TABLE).map(
+        (table) => `ANALYZE ${schema}.${table}`,
+      ),
     );
     return counts;
   } finally {

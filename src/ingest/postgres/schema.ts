@@ -24,6 +24,7 @@ import {
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../contract/derived.ts';
+import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import {
   CHANGE_LOG_TABLE,
   type ColumnKind,
@@ -231,6 +232,20 @@ const monthlyColumns = (collation: TextCollation) =>
 const monthlyUsersColumns = (collation: TextCollation) => `user_id ${text(collation)} NOT NULL`;
 
 /**
+ * The packed ledgers (contract/ledger.ts), one row per user of at most PACKED_LEDGER_MAX_ROWS
+ * transactions, as build-db packed them (ingest/ledgers.ts): copied from the built DuckDB
+ * store by a full load, packed again on the loader for the users a change set touches.
+ */
+const ledgerColumns = (collation: TextCollation) =>
+  [
+    `user_id ${text(collation)} NOT NULL`,
+    'packed bytea NOT NULL',
+    'transactions integer NOT NULL',
+    'format_version integer NOT NULL',
+  ].join(', ');
+export const LEDGER_COLUMNS = ['user_id', 'packed', 'transactions', 'format_version'];
+
+/**
  * The tables of a lineage whose rows are versioned (every one but the change log), on the
  * coordinator partitioned like the data.
  */
@@ -239,6 +254,7 @@ export const VERSIONED_TABLES = [
   SPENDING_DAILY_TABLE,
   SPENDING_MONTHLY_TABLE,
   SPENDING_MONTHLY_USERS_TABLE,
+  LEDGERS_TABLE,
 ] as const;
 export type VersionedTable = (typeof VERSIONED_TABLES)[number];
 
@@ -251,6 +267,8 @@ function versionedColumns(table: VersionedTable, collation: TextCollation): stri
       return monthlyColumns(collation);
     case SPENDING_MONTHLY_USERS_TABLE:
       return monthlyUsersColumns(collation);
+    case LEDGERS_TABLE:
+      return ledgerColumns(collation);
     default:
       return columnList(table, collation);
   }
@@ -265,6 +283,8 @@ export function versionedColumnNames(table: VersionedTable): string[] {
       return MONTHLY_COLUMNS;
     case SPENDING_MONTHLY_USERS_TABLE:
       return ['user_id'];
+    case LEDGERS_TABLE:
+      return LEDGER_COLUMNS;
     default:
       return tableColumns(table).map((column) => column.name);
   }
@@ -339,6 +359,14 @@ export function shardDdl(
     }
   }
   for (const bucket of bucketsOf(shard, shards)) {
+    // Out of line, never compressed: pglz cannot shrink a packed ledger (it stored 100% of
+    // the bench store's) but tries on every write, which took ten times as long. (Set apart
+    // from the CREATE: a column's STORAGE there needs PostgreSQL 16.)
+    statements.push(
+      `ALTER TABLE ${schema}.${LEDGERS_TABLE}_p${bucket} ALTER COLUMN packed SET STORAGE EXTERNAL`,
+    );
+  }
+  for (const bucket of bucketsOf(shard, shards)) {
     statements.push(
       `CREATE TABLE ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (${changeLogColumns(collation)})`,
     );
@@ -376,6 +404,9 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
       `CREATE INDEX ON ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (user_id, seq, id)`,
       `ANALYZE ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket}`,
       `ANALYZE ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`,
+      `CREATE INDEX ON ${schema}.${LEDGERS_TABLE}_p${bucket} (user_id)`,
+      ...versionIndexes(`${LEDGERS_TABLE}_p${bucket}`),
+      `ANALYZE ${schema}.${LEDGERS_TABLE}_p${bucket}`,
     );
   }
   return statements;

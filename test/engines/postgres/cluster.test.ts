@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerReads } from '../../../src/engines/postgres/ledger.ts';
+import { PgPool } from '../../../src/engines/postgres/pool.ts';
+import { openPostgresPort } from '../../../src/engines/postgres/port.ts';
 import { BUCKETS } from '../../../src/ingest/postgres/schema.ts';
+import { StoreUnavailableError } from '../../../src/port/read-port.ts';
 import { type RunningServer, startServer } from '../../../src/server.ts';
 import { controlInstance, stopCluster } from '../../../tools/cluster/cluster.ts';
 import { DEMO_DIR } from '../../../tools/demo-data/demo.ts';
@@ -131,6 +135,18 @@ describe('npm run cluster', () => {
 
 /** A token per shard, of a user that shard holds (set by 'one shard down'). */
 const tokensByShard = new Map<number, string>();
+/** That user, per shard. */
+const usersByShard = new Map<number, string>();
+
+/** SIGSTOP / SIGCONT to every process of an instance (its postmaster and its children). */
+async function signalInstance(name: string, signal: 'SIGSTOP' | 'SIGCONT') {
+  const pid = Number((await readFile(join(dir, name, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const { stdout } = await execFileAsync('pgrep', ['-P', String(pid)]).catch(() => ({
+    stdout: '',
+  }));
+  for (const child of stdout.split('\n').filter(Boolean)) process.kill(Number(child), signal);
+  process.kill(pid, signal);
+}
 
 describe('one shard down', () => {
   let server: RunningServer;
@@ -166,6 +182,7 @@ describe('one shard down', () => {
       if (tokens.has(shard)) continue;
       const minted = await runTool('token', ['--user', user, '--database', databaseUrl]);
       tokens.set(shard, minted.stdout.trim());
+      usersByShard.set(shard, user);
     }
     expect([...tokens.keys()].sort()).toEqual([1, 2]);
     server = await startServer(
@@ -280,16 +297,6 @@ describe('one shard down, its users held in the working set', () => {
 });
 
 describe('one shard stalled', () => {
-  /** SIGSTOP / SIGCONT to every process of an instance (its postmaster and its children). */
-  async function signalInstance(name: string, signal: 'SIGSTOP' | 'SIGCONT') {
-    const pid = Number((await readFile(join(dir, name, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    const { stdout } = await execFileAsync('pgrep', ['-P', String(pid)]).catch(() => ({
-      stdout: '',
-    }));
-    for (const child of stdout.split('\n').filter(Boolean)) process.kill(Number(child), signal);
-    process.kill(pid, signal);
-  }
-
   it('answers 503 for its users within the query time limit and recovers', async () => {
     const server = await startServer(
       configOf({
@@ -339,6 +346,66 @@ describe('one shard stalled', () => {
       expect(status).toBe(200);
     } finally {
       await server.close();
+    }
+  }, 90_000);
+});
+
+describe('the ledger read (a binary COPY), its shard down or stalled', () => {
+  it('fails as every other read does, within the time limit, and reads again once it is back', async () => {
+    const pool = new PgPool(databaseUrl, { queryTimeoutMs: 2_000, poolSize: 2 });
+    const port = await openPostgresPort(pool);
+    const reads = ledgerReads(pool, port.schema);
+    const up = usersByShard.get(1) as string;
+    const away = usersByShard.get(2) as string;
+    const expectUnavailable = async (read: Promise<unknown>) => {
+      const failure = await read.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      return failure as StoreUnavailableError;
+    };
+    try {
+      const held = await reads.packedLedger(away, 50_000);
+      expect(held?.byteLength).toBeGreaterThan(0);
+
+      await controlInstance(dir, 'shard2', 'stop');
+      try {
+        // The same typed error as the user's other reads, and his shard's name in it.
+        const ledger = await expectUnavailable(reads.packedLedger(away, 50_000));
+        const accounts = await expectUnavailable(port.accounts(away));
+        expect(ledger.message).toMatch(/shard_2/);
+        expect(accounts.message).toMatch(/shard_2/);
+        expect(await reads.packedLedger(up, 50_000)).not.toBeNull();
+      } finally {
+        await controlInstance(dir, 'shard2', 'start');
+      }
+
+      await signalInstance('shard2', 'SIGSTOP');
+      try {
+        const started = performance.now();
+        const [stalled, served] = await Promise.all([
+          expectUnavailable(reads.packedLedger(away, 50_000)),
+          reads.packedLedger(up, 50_000),
+        ]);
+        expect(stalled.message).toMatch(/cancel|timeout/i);
+        expect(served).not.toBeNull();
+        // The time limit, plus the client-side guard's second and some slack.
+        expect((performance.now() - started) / 1000).toBeLessThan(2 + 1 + 1.5);
+      } finally {
+        await signalInstance('shard2', 'SIGCONT');
+      }
+
+      const deadline = Date.now() + 40_000;
+      let again: Uint8Array | null = null;
+      while (Date.now() < deadline && again === null) {
+        again = await reads.packedLedger(away, 50_000).catch(() => null);
+        if (again === null) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(again && Buffer.from(again).equals(Buffer.from(held as Uint8Array))).toBe(true);
+    } finally {
+      await port.close();
+      await pool.close();
     }
   }, 90_000);
 });

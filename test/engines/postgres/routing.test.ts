@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpendingQuery } from '../../../src/domain/spending/model.ts';
+import { ledgerReads } from '../../../src/engines/postgres/ledger.ts';
 import { openPostgresPort, type PostgresPort } from '../../../src/engines/postgres/port.ts';
 import type { TransactionFilters } from '../../../src/port/read-port.ts';
 import {
@@ -78,6 +79,7 @@ const shapes: [string, () => Promise<unknown>][] = [
   ['pay statements', () => port.payStatements(USER, { start: '2025-01-01', end: '2026-10-31' })],
   ['monthly income', () => port.monthlyIncome(USER, { start: '2025-01-01', end: '2026-10-31' })],
   ['liabilities', () => port.liabilities(USER)],
+  ['packed ledger', () => ledgerReads(pool, port.schema).packedLedger(USER, 50_000)],
   ['spending by category', () => port.spendingAggregates(spending({}))],
   ['spending by merchant', () => port.spendingAggregates(spending({ groupBy: 'merchant' }))],
   [
