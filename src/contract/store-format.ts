@@ -9,9 +9,10 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * The layout build-db writes: tables, derived columns and rollups. Raise it whenever a change
- * means a store built before it would be read wrongly (3: the change log and sync cursors).
+ * means a store built before it would be read wrongly (3: the change log and sync cursors; 4: each
+ * change set's record of the users' other tables it changed).
  */
-export const STORE_FORMAT_VERSION = 3;
+export const STORE_FORMAT_VERSION = 4;
 
 /** A new store's generation. */
 export function newGeneration(): string {
