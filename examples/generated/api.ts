@@ -548,7 +548,7 @@ export interface components {
              */
             generation: string;
             /**
-             * @description The generation the counts start from: the one this stream last named (or the `Last-Event-ID` sent).
+             * @description The generation served before, from which the counts run (on a resume, the `Last-Event-ID` sent).
              * @example 5f1c0ffee0ddba11
              */
             previous_generation: string;

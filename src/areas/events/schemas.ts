@@ -12,7 +12,7 @@ export const ChangedData = z
   .object({
     generation: generation('The generation now served, the event’s `id`.'),
     previous_generation: generation(
-      'The generation the counts start from: the one this stream last named (or the `Last-Event-ID` sent).',
+      'The generation served before, from which the counts run (on a resume, the `Last-Event-ID` sent).',
     ),
     transactions: z
       .object({
