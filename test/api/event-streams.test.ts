@@ -199,6 +199,7 @@ beforeAll(async () => {
     RATE_LIMIT_MAX: '0',
     EVENT_KEEP_ALIVE_MS: '300',
     EVENT_STREAMS_MAX: '9',
+    MAX_RUNNING_REQUESTS: '8',
   });
 }, 180_000);
 
@@ -426,7 +427,7 @@ describe('GET /v2/users/events', () => {
     closeAll();
   });
 
-  it('holds 4 streams a token (429 for a fifth) and EVENT_STREAMS_MAX a process (503 past it)', async () => {
+  it('holds 4 streams a token (429 for a fifth) and EVENT_STREAMS_MAX a process (503 past it), none of them a running place', async () => {
     const held = await Promise.all([1, 2, 3, 4].map(() => opened('u3')));
     const fifth = await open('u3');
     expect([fifth.status, fifth.headers.get('retry-after')]).toEqual([429, '5']);
@@ -440,6 +441,9 @@ describe('GET /v2/users/events', () => {
     const past = await open('u2');
     expect([past.status, past.headers.get('retry-after')]).toEqual([503, '5']);
     expect(JSON.parse(await past.text())).toEqual({ detail: 'Service Unavailable' });
+    // Nine streams open, eight running places (MAX_RUNNING_REQUESTS): an open stream holds none.
+    const profile = await fetch(`${server.url}/v1/user`, { headers: headersOf('u2') });
+    expect(profile.status).toBe(200);
     closeAll();
   });
 
