@@ -48,7 +48,10 @@ export interface EventHubOptions {
 interface Stream {
   readonly userId: string;
   readonly tokenHash: string;
-  /** The generation the client was last told of. */
+  /**
+   * The generation the stream stands at: the last it was brought to, whether or not its user's
+   * data changed there (the client's next `changed` counts from it).
+   */
   at: ServedGeneration;
   readonly body: PassThrough;
   readonly openedAt: number;
