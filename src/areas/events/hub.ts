@@ -16,6 +16,7 @@
  * token at a time, so a token store that cannot answer from memory is asked one lookup at once.
  */
 import { PassThrough } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { USER_DATA_TABLES } from '../../contract/tables.ts';
 import {
   descent,
@@ -27,6 +28,9 @@ import type { PortLease, PortSource } from '../../port/hot-swap.ts';
 import type { ReadPort, UserChange } from '../../port/read-port.ts';
 import type { ChangedData } from './schemas.ts';
 import { eventFrame, KEEP_ALIVE_FRAME, RETRY_FRAME } from './sse.ts';
+
+/** Token lookups of a check between two turns of the event loop. */
+const TOKENS_PER_TURN = 256;
 
 export interface EventHubOptions {
   /** Open streams a token may hold. */
@@ -290,8 +294,12 @@ export class EventHub {
         if (streams) streams.push(stream);
         else byToken.set(stream.tokenHash, [stream]);
       }
+      let looked = 0;
       for (const [tokenHash, streams] of byToken) {
         if (this.closed) break;
+        // Lookups answered from memory never leave the event loop: other work gets its turn
+        // every so often (10,000 of them in a row held it 4 to 25 ms on this machine).
+        if (++looked % TOKENS_PER_TURN === 0) await setImmediate();
         const owner = await lease.port.tokenOwner(tokenHash).catch(() => undefined);
         // A store that cannot answer leaves the streams as they are.
         if (owner === undefined) continue;
