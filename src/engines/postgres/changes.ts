@@ -10,8 +10,9 @@ import type { PgPool } from './pool.ts';
 /**
  * $1 the users, $2 (exclusive) to $3 the change sets, of the lineage's data schema `d`. Each
  * transaction's net change as the sync feed computes it (transactions.ts), counted per user;
- * beside it the other tables recorded for the user in the range. Each bucket reads the index
- * led by the user, for the users it holds.
+ * beside it the other tables recorded for the user in the range. Each bucket reads whichever
+ * index is cheaper: the one led by the user for a few users, the one on `seq` (only the range's
+ * entries) when many streams' users are asked about and few of them were touched.
  */
 const userChangesSql = (d: string) => `
   WITH net AS (

@@ -388,6 +388,9 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
       ...versionIndexes(`${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`),
       `CREATE INDEX ON ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (user_id, seq, id)`,
       `CREATE INDEX ON ${schema}.${CHANGED_TABLES_TABLE}_p${bucket} (user_id, seq)`,
+      // What one generation changed for many users (the event streams): its change set's
+      // entries, however many users are asked about.
+      ...CHANGE_RECORDS.map(({ table }) => `CREATE INDEX ON ${schema}.${table}_p${bucket} (seq)`),
       `ANALYZE ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket}`,
       `ANALYZE ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`,
     );
