@@ -159,7 +159,8 @@ export class FairQueue {
       state.line = [];
       this.forgetIfIdle(client, state);
     }
-    for (const level of this.byRunning) level.clear();
+    // Levels are made as they are first used: the array may have holes.
+    for (const level of this.byRunning) level?.clear();
     this.waitingCount = 0;
   }
 

@@ -291,6 +291,21 @@ describe('the store queue', () => {
     expect(asks.order).toHaveLength(1000);
   });
 
+  it('closes whichever levels of slots in use its clients reached', async () => {
+    const queue = new FairQueue({ slots: 3, maxWaiting: 0 });
+    const asks = new Recorder(queue);
+    // A client reaches two slots in use (and waits) before any client has waited at one.
+    asks.ask('a', 'a1');
+    asks.ask('a', 'a2');
+    asks.ask('b', 'b1');
+    asks.ask('a', 'a3');
+    const waiting = asks.ask('a', 'a4');
+    await settle();
+    queue.close(new StoreUnavailableError('store is closed'));
+    await expect(waiting).rejects.toThrow('store is closed');
+    await asks.drain();
+  });
+
   it('closed: refuses the waiting work and all work to come; running work ends as usual', async () => {
     const queue = new FairQueue({ slots: 1, maxWaiting: 0 });
     const asks = new Recorder(queue);
