@@ -258,7 +258,6 @@ describe('GET /v2/users/events', () => {
     const before = await sync('u1', null);
     const otherBefore = await sync('u2', null);
 
-    const applied = Date.now();
     await store.apply({
       upserts: {
         transactions: [
@@ -270,8 +269,10 @@ describe('GET /v2/users/events', () => {
       },
       deletes: { transactions: [{ id: 't_u1_2' }] },
     });
+    // build-db has published (its own time is the ingest's, not the streams').
+    const published = Date.now();
     const events = [await first.stream.nextEvent(), await second.stream.nextEvent()];
-    const elapsed = Date.now() - applied;
+    const elapsed = Date.now() - published;
     const generation = events[0]?.id as string;
     expect(generation).not.toBe(served[0]);
     for (const event of events) {
@@ -289,9 +290,10 @@ describe('GET /v2/users/events', () => {
     // Written once served: a sync sent on receipt reads that generation, and counts the same.
     const after = await sync('u1', before.cursor);
     expect(after).toMatchObject({ added: 2, modified: 1, removed: 1, generation });
-    // Apply, publish, follow and tell, on a loaded two-core machine: a generous bound (the
-    // benchmark measures it: docs/performance.md).
-    expect(elapsed).toBeLessThan(10_000);
+    // Within 2 s of the publication: the watch (or the poll), the swap, the read and the write.
+    // 0 to 270 ms on a two-core machine at load 7.5; the benchmark measures it at scale
+    // (docs/performance.md).
+    expect(elapsed).toBeLessThan(2_000);
     served.push(generation);
 
     // The next change set touches u2 alone: u2's stream is told of it, and of nothing before.
