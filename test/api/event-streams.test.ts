@@ -4,11 +4,13 @@
  * store, the generation poll a cluster): a stream is told of a change set touching its user once
  * the server serves it, with the sync feed's counts; a user the change set did not touch is
  * told nothing; a stream resumes from a generation of the kept log, the current one or
- * anything else; a rebuild (and on DuckDB a restore) resets; the limits per token and per
- * process; a revoked token's stream ends; and what comes before a stream: 401 and 406.
+ * anything else; a rebuild and a restore (on the cluster, its published generation put back)
+ * reset; the limits per token and per process; a revoked token's stream ends; and what comes
+ * before a stream: 401 and 406.
  */
 import { copyFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintClusterToken, revokeClusterToken } from '../../src/engines/postgres/tokens.ts';
 import type { LogSpan } from '../../src/ingest/changes.ts';
@@ -69,6 +71,8 @@ interface Store {
   revoke(token: string): Promise<void>;
   apply(files: ChangeSetFiles, keepLog?: LogSpan): Promise<void>;
   rebuild(): Promise<void>;
+  /** Keeps what is published now; the function returned publishes it again (a restore). */
+  restorePoint(): Promise<() => Promise<void>>;
 }
 
 async function openStore(): Promise<Store> {
@@ -90,6 +94,12 @@ async function openStore(): Promise<Store> {
       rebuild: async () => {
         await buildStore({ sourceDir, databasePath });
       },
+      restorePoint: async () => {
+        // A copy of the file, published again over it later.
+        const copy = `${databasePath}.earlier`;
+        await copyFile(databasePath, copy);
+        return () => rename(copy, databasePath);
+      },
     };
   }
   const databaseUrl = await createTestDatabase();
@@ -107,7 +117,35 @@ async function openStore(): Promise<Store> {
     rebuild: async () => {
       await buildPostgresStore({ sourceDir, databaseUrl });
     },
+    restorePoint: async () => {
+      // The coordinator's record of the generation it publishes, put back as it was (what a
+      // replica sees of a cluster restored from a backup taken then; that generation's schema
+      // is still kept, as the one before the current).
+      const [kept] = await coordinatorQuery(databaseUrl, 'SELECT * FROM public.store_meta');
+      return async () => {
+        const columns = Object.keys(kept as object);
+        await coordinatorQuery(
+          databaseUrl,
+          `UPDATE public.store_meta SET ${columns.map((column, k) => `${column} = $${k + 1}`).join(', ')}`,
+          Object.values(kept as object),
+        );
+      };
+    },
   };
+}
+
+async function coordinatorQuery(
+  databaseUrl: string,
+  sql: string,
+  values: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 let store: Store;
@@ -392,16 +430,14 @@ describe('GET /v2/users/events', () => {
     closeAll();
   });
 
-  it.runIf(duckdb)('resets after a restore: an earlier generation published again', async () => {
-    const path = store.env.DATABASE_PATH as string;
-    const copy = `${path}.earlier`;
-    await copyFile(path, copy);
+  it('resets after a restore: an earlier generation published again', async () => {
+    const restore = await store.restorePoint();
     const { stream } = await opened('u2');
     await store.apply({ upserts: { transactions: [transaction('t_u2_new2', 'u2', '3.00')] } });
     const changed = await stream.nextEvent();
     expect(changed.event).toBe('changed');
-    // The copy taken before that change set, published again.
-    await rename(copy, path);
+    // What was published before that change set, published again.
+    await restore();
     const restored = served.at(-1) as string;
     expect(await stream.nextEvent()).toEqual({
       event: 'reset',
