@@ -3,7 +3,7 @@
  * change sets applied by build-db's own code while it serves (the file watch follows a DuckDB
  * store, the generation poll a cluster): a stream is told of a change set touching its user once
  * the server serves it, with the sync feed's counts; a user the change set did not touch is
- * told nothing; a stream resumes from a generation of the kept log, the current one or
+ * told nothing; every replica tells its own streams; a stream resumes from a generation of the kept log, the current one or
  * anything else; a rebuild and a restore (on the cluster, its published generation put back)
  * reset; the limits per token and per process; a revoked token's stream ends; and what comes
  * before a stream: 401 and 406.
@@ -429,6 +429,41 @@ describe('GET /v2/users/events', () => {
     });
     closeAll();
   });
+
+  // A second server process to start: over 30 s on a busy two-core machine.
+  it('every replica tells its own streams: two servers on one store', async () => {
+    const replica = await startServerProcess({ ...store.env, TODAY, RATE_LIMIT_MAX: '0' });
+    try {
+      const here = await opened('u3');
+      const there = await openEventStream(`${replica.url}/v2/users/events`, headersOf('u3'));
+      streams.push(there);
+      expect(await there.nextEvent()).toEqual({
+        event: 'ready',
+        id: here.generation,
+        data: { generation: here.generation },
+      });
+      await store.apply({ upserts: { transactions: [transaction('t_u3_new', 'u3', '4.00')] } });
+      const told = await here.stream.nextEvent();
+      expect(told).toEqual({
+        event: 'changed',
+        id: told.id,
+        data: {
+          generation: told.id,
+          previous_generation: here.generation,
+          transactions: { added: 1, modified: 0, removed: 0 },
+          tables: ['transactions'],
+        },
+      });
+      // The other replica follows the store on its own (its watch, or its poll) and writes the
+      // same event to its own stream.
+      expect(await there.nextEvent()).toEqual(told);
+      served.push(told.id as string);
+    } finally {
+      closeAll();
+      replica.child.kill('SIGTERM');
+      await replica.exited;
+    }
+  }, 120_000);
 
   it('resets after a restore: an earlier generation published again', async () => {
     const restore = await store.restorePoint();
