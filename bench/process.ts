@@ -47,7 +47,8 @@ export interface ServerHandle {
   url: string;
   /** Its Prometheus metrics (`GET /metrics`): the working set's gauges among them. */
   metricsUrl: string;
-  stop(): Promise<void>;
+  /** SIGTERM, then its exit code (SIGKILL after 10 s: null). */
+  stop(): Promise<number | null>;
 }
 
 export async function startServer(options: {
@@ -57,6 +58,8 @@ export async function startServer(options: {
   env: Record<string, string>;
   progress: (line: string) => void;
   timeoutMs?: number;
+  /** Each line the server logs (its stdout), when given. */
+  onLogLine?: (line: string) => void;
 }): Promise<ServerHandle> {
   const port = await freePort();
   const metricsPort = await freePort();
@@ -75,9 +78,12 @@ export async function startServer(options: {
         METRICS_PORT: String(metricsPort),
         METRICS_HOST: '127.0.0.1',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', options.onLogLine ? 'pipe' : 'ignore', 'pipe'],
     },
   );
+  if (options.onLogLine && child.stdout) {
+    createInterface({ input: child.stdout }).on('line', options.onLogLine);
+  }
   const output: string[] = [];
   if (child.stderr) {
     createInterface({ input: child.stderr }).on('line', (line) => {
@@ -120,11 +126,12 @@ export async function startServer(options: {
     url,
     metricsUrl: `http://127.0.0.1:${metricsPort}`,
     async stop() {
-      if (exited !== undefined) return;
+      if (exited !== undefined) return exited;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exit;
       clearTimeout(timer);
+      return exited ?? null;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsPlugin } from './areas/accounts/plugin.ts';
 import { balancesPlugin } from './areas/balances/plugin.ts';
 import { categoriesPlugin } from './areas/categories/plugin.ts';
+import { eventsPlugin } from './areas/events/plugin.ts';
 import { healthPlugin } from './areas/health/plugin.ts';
 import { incomePlugin } from './areas/income/plugin.ts';
 import { liabilitiesPlugin } from './areas/liabilities/plugin.ts';
@@ -121,6 +122,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(incomePlugin);
   await app.register(liabilitiesPlugin);
   await app.register(recurringPlugin, { cache: answers });
+  await app.register(eventsPlugin, {
+    perToken: config.EVENT_STREAMS_PER_TOKEN,
+    max: config.EVENT_STREAMS_MAX,
+    keepAliveMs: config.EVENT_KEEP_ALIVE_MS,
+    lifetimeMs: config.EVENT_STREAM_LIFETIME_MS,
+  });
   return app;
 }
 

@@ -253,6 +253,16 @@ const envSchema = z
     SHED_SAMPLE_INTERVAL_MS: positiveInt(1000),
     SHED_RETRY_AFTER_S: positiveInt(10),
 
+    /**
+     * Event streams (GET /v2/users/events): open at once per token (one more answers 429) and
+     * per process (503); a keep-alive comment after this much silence (shorter than
+     * CONNECTION_TIMEOUT_MS, or an idle stream would be dropped); a stream's lifetime.
+     */
+    EVENT_STREAMS_PER_TOKEN: positiveInt(4),
+    EVENT_STREAMS_MAX: positiveInt(10_000),
+    EVENT_KEEP_ALIVE_MS: positiveInt(15_000),
+    EVENT_STREAM_LIFETIME_MS: positiveInt(3_600_000),
+
     /** Prometheus metrics on their own port (unset: no metrics server). */
     METRICS_PORT: z
       .string()
@@ -274,6 +284,13 @@ const envSchema = z
     SHUTDOWN_GRACE_MS: positiveInt(8000),
   })
   .superRefine((config, ctx) => {
+    if (config.EVENT_KEEP_ALIVE_MS >= config.CONNECTION_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EVENT_KEEP_ALIVE_MS'],
+        message: `must be shorter than CONNECTION_TIMEOUT_MS (${config.CONNECTION_TIMEOUT_MS}): an event stream silent that long is dropped`,
+      });
+    }
     if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
       const missing = config.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
       ctx.addIssue({

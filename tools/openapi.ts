@@ -127,6 +127,14 @@ const EXAMPLE_REQUESTS: Record<string, ExampleRequest[]> = {
   'GET /v2/users/recurring': [{ name: 'streams', url: '/v2/users/recurring', status: 200 }],
   'GET /v1/accounts': [{ name: 'accounts', url: '/v1/accounts', status: 200 }],
   'GET /v1/categories': [{ name: 'categories', url: '/v1/categories', status: 200 }],
+  'GET /v2/users/events': [
+    {
+      name: 'not_acceptable',
+      url: '/v2/users/events',
+      status: 406,
+      headers: { accept: 'application/json' },
+    },
+  ],
   'GET /v2/users/transactions/sync': [
     { name: 'first_sync', url: '/v2/users/transactions/sync?count=2', status: 200 },
     { name: 'invalid_cursor', url: '/v2/users/transactions/sync?cursor=not-a-cursor', status: 422 },
@@ -222,12 +230,16 @@ function assertEveryOperationHasExamples(
   document: Record<string, unknown>,
   examples: DocumentExamples,
 ): void {
-  type Operation = { responses?: Record<string, { content?: unknown }> };
+  type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> };
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
-  // Every operation whose 200 has a body (HEAD has none).
+  // Every operation whose 200 has a JSON body (HEAD has none; an event stream's example is
+  // written with its route).
   const missing = Object.entries(paths).flatMap(([path, operations]) =>
     Object.entries(operations)
-      .filter(([, operation]) => operation.responses?.['200']?.content !== undefined)
+      .filter(
+        ([, operation]) =>
+          operation.responses?.['200']?.content?.['application/json'] !== undefined,
+      )
       .map(([method]) => operationKey(method, path))
       .filter((key) => !examples[key]?.['200']),
   );

@@ -322,6 +322,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events
+         * @description Server-sent events telling when the user’s data changed: `changed` (with the sync feed’s counts and the user’s tables that changed), `reset` (the data does not descend from what the client knew: sync again without a cursor), `ready` once the stream is open. Each event’s `id` is a store generation; reconnect with it as `Last-Event-ID` to catch up. `Accept` must be absent or admit `text/event-stream` (406 otherwise). At most 4 open streams per token (429 past them) and a bound per server (503). A stream ends after an hour, when its token is revoked or expires, and on shutdown. Browsers’ `EventSource` cannot send the bearer token: read the stream with `fetch`.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -519,6 +539,51 @@ export interface components {
         CategoryListResponse: {
             /** @description Every category, in the taxonomy’s order. */
             categories: components["schemas"]["Category"][];
+        };
+        /** @description The data of a `changed` event: a generation this server started to serve changed the user’s data. Sent once the server answers from it, so a sync sent on receipt sees the change. */
+        EventChanged: {
+            /**
+             * @description The generation now served, the event’s `id`.
+             * @example 5f1c0ffee0ddba11
+             */
+            generation: string;
+            /**
+             * @description The generation served before, from which the counts run (on a resume, the `Last-Event-ID` sent).
+             * @example 5f1c0ffee0ddba11
+             */
+            previous_generation: string;
+            /** @description The user’s transactions that changed, counted exactly as `GET /v2/users/transactions/sync` reports them from a cursor at `previous_generation` to `generation`. */
+            transactions: {
+                /** @description Transactions a sync from `previous_generation` lists as added. */
+                added: number;
+                /** @description Transactions it lists as modified. */
+                modified: number;
+                /** @description Transactions it lists as removed. */
+                removed: number;
+            };
+            /** @description The user’s tables that changed, in the data contract’s order (never empty): `transactions` when a count is not zero; the others when a change set between the two generations changed a row of the user’s (one changed back later still counts). */
+            tables: ("links" | "accounts" | "transactions" | "balances" | "pay_statements" | "liabilities")[];
+        };
+        /** @description The data of a `reset` event: the data served does not descend from what the client was told of (a sync cursor from then answers 410). Sync again without a cursor. */
+        EventReset: {
+            /**
+             * @description The generation now served, the event’s `id`.
+             * @example 5f1c0ffee0ddba11
+             */
+            generation: string;
+            /**
+             * @description `rebuild`: a full build replaced the data; `restore`: the store went back (an earlier copy published again, change sets applied to one); `expired`: the generation the client knew is older than the change log kept; `unknown`: a `Last-Event-ID` that names no generation of the data served.
+             * @enum {string}
+             */
+            reason: "rebuild" | "restore" | "expired" | "unknown";
+        };
+        /** @description The data of the `ready` event, sent once when the stream opens, after any catch-up: the client is up to date with `generation`. */
+        EventReady: {
+            /**
+             * @description The generation served, the event’s `id`.
+             * @example 5f1c0ffee0ddba11
+             */
+            generation: string;
         };
         Health: {
             /** @constant */
@@ -1089,6 +1154,10 @@ export interface components {
         VaryAccept: string;
         /** @description `private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else */
         CacheControl: string;
+        /** @description `no-store`: an event stream is never kept */
+        CacheControlNoStore: string;
+        /** @description `no`: a proxy that buffers answers (nginx) passes each event on as it comes */
+        AccelBuffering: string;
         /** @description Seconds to wait before retrying: the server is overloaded, or the store (or the shard holding the user) cannot answer now */
         RetryAfterUnavailable: number;
         /** @description Requests allowed per window for this token (per address without one), when rate limiting is on */
@@ -3945,6 +4014,205 @@ export interface operations {
                      *       "detail": "Not authenticated"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description URI Too Long: the URL exceeds the server’s limit */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too Many Requests: retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Internal Server Error: a bug on our side, never with internals in the body */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The data store is unavailable, the server is overloaded or shutting down; retry later */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfterUnavailable"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description HTTP Version Not Supported: the request line names a version other than HTTP/1.x */
+            505: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "HTTP Version Not Supported"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received: a generation. Resumes the stream: one `changed` (when the user’s data changed since) or a `reset` (when the change log does not lead from it), then `ready`. */
+                "last-event-id"?: string;
+                /** @description Your own request id, echoed in the `x-request-id` response header (and in a spending body’s `request_id`); a missing or unsafe one is replaced by a new UUID */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Accel-Buffering": components["headers"]["AccelBuffering"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 5000
+                     *
+                     *     event: changed
+                     *     id: 5f1c0ffee0ddba11
+                     *     data: {"generation":"5f1c0ffee0ddba11","previous_generation":"0b7e9a4c2d316f58","transactions":{"added":3,"modified":1,"removed":0},"tables":["transactions","balances"]}
+                     *
+                     *     event: ready
+                     *     id: 5f1c0ffee0ddba11
+                     *     data: {"generation":"5f1c0ffee0ddba11"}
+                     *
+                     *     : keep-alive
+                     *
+                     *     event: changed
+                     *     id: 9a04d6e1b2c37f85
+                     *     data: {"generation":"9a04d6e1b2c37f85","previous_generation":"5f1c0ffee0ddba11","transactions":{"added":0,"modified":0,"removed":1},"tables":["accounts","transactions"]}
+                     *
+                     *     event: reset
+                     *     id: c3e8f1a05d7b2946
+                     *     data: {"generation":"c3e8f1a05d7b2946","reason":"rebuild"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request: an HTTP/1.1 request without a `Host` header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing or malformed Authorization header (`Not authenticated`), or an unknown, revoked or expired token (`Invalid authentication credentials`) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not Acceptable: `Accept` names none of the media types the answer is served in (they are listed in the detail) */
+            406: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "X-Store-Generation": components["headers"]["StoreGeneration"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };

@@ -10,9 +10,10 @@ import { randomBytes } from 'node:crypto';
 /**
  * The layout build-db writes: tables, derived columns, rollups and packed ledgers. Raise it
  * whenever a change means a store built before it would be read wrongly (3: the change log and
- * sync cursors; 4: the packed ledgers, contract/ledger.ts).
+ * sync cursors; 4: the packed ledgers, contract/ledger.ts; 5: each change set's record of the
+ * users' other tables it changed).
  */
-export const STORE_FORMAT_VERSION = 4;
+export const STORE_FORMAT_VERSION = 5;
 
 /** A new store's generation. */
 export function newGeneration(): string {

@@ -260,6 +260,27 @@ export function keyColumns(table: TableName): Column[] {
 export const CHANGE_LOG_TABLE = 'change_log';
 export const CHANGE_SETS_TABLE = 'change_sets';
 
+/**
+ * A user's data as a change tells it (the event stream's `tables`), in the contract's order:
+ * every table of the user's but the profile and the tokens.
+ */
+export const USER_DATA_TABLES = [
+  'links',
+  'accounts',
+  'transactions',
+  'balances',
+  'pay_statements',
+  'liabilities',
+] as const satisfies readonly TableName[];
+export type UserDataTable = (typeof USER_DATA_TABLES)[number];
+
+/**
+ * Beside the change log (which holds the transactions' images): per applied change set (`seq`),
+ * per user, each other table of USER_DATA_TABLES whose rows of the user's the change set
+ * changed (`table_name`). Kept as long as the change log.
+ */
+export const CHANGED_TABLES_TABLE = 'changed_tables';
+
 /** Physical order of each table: a user's rows share few row groups, so zone maps prune. */
 export const TABLE_ORDER: Record<TableName, string> = {
   users: 'id',

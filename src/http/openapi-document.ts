@@ -52,6 +52,19 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A route whose 200 is an event stream (`text/event-stream`), with an example of it: the zod
+ * schema of its 200 describes the events in order; the document serves the 200 as text of that
+ * media type holding them, never revalidated.
+ */
+export const EVENT_STREAM = 'x-event-stream';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    [EVENT_STREAM]?: { example: string };
+  }
+}
+
 /** FastAPI's security scheme name for HTTPBearer. */
 export const SECURITY_SCHEME = 'HTTPBearer';
 
@@ -76,6 +89,7 @@ const TAGS = [
   { name: 'spending', description: 'Spending analysis' },
   { name: 'recurring', description: 'Recurring streams: subscriptions, bills, pay' },
   { name: 'transactions', description: 'Transactions and daily totals' },
+  { name: 'events', description: 'A stream telling when the user’s data changed' },
   { name: 'links', description: 'Connected institutions and payroll providers' },
   { name: 'accounts', description: 'Accounts and their latest balances' },
   { name: 'categories', description: 'The category taxonomy' },
@@ -149,6 +163,10 @@ const HEADERS: Record<string, Json> = {
   CacheControl: stringHeader(
     '`private, no-cache` on an authenticated answer (keep it, revalidate before use, never in a shared cache); `no-store` on everything else',
   ),
+  CacheControlNoStore: stringHeader('`no-store`: an event stream is never kept'),
+  AccelBuffering: stringHeader(
+    '`no`: a proxy that buffers answers (nginx) passes each event on as it comes',
+  ),
   RetryAfterUnavailable: {
     description:
       'Seconds to wait before retrying: the server is overloaded, or the store (or the shard holding the user) cannot answer now',
@@ -188,9 +206,15 @@ const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers
 
 function responseHeaders(
   status: string,
-  operation: { deprecated: boolean; authenticated: boolean; negotiated: boolean },
+  operation: {
+    deprecated: boolean;
+    authenticated: boolean;
+    negotiated: boolean;
+    streamed: boolean;
+  },
 ): Json {
-  const { deprecated, authenticated, negotiated } = operation;
+  const { deprecated, authenticated, negotiated, streamed } = operation;
+  const revalidated = authenticated && !streamed && (status === '200' || status === '304');
   return {
     'x-request-id': headerRef('RequestId'),
     ...(negotiated && (status === '200' || status === '304')
@@ -202,8 +226,12 @@ function responseHeaders(
     ...(status === '401' ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
     ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}),
     ...(status === '503' ? { 'Retry-After': headerRef('RetryAfterUnavailable') } : {}),
-    ...(authenticated && (status === '200' || status === '304')
-      ? { ETag: headerRef('ETag'), 'Cache-Control': headerRef('CacheControl') }
+    ...(revalidated ? { ETag: headerRef('ETag'), 'Cache-Control': headerRef('CacheControl') } : {}),
+    ...(streamed && status === '200'
+      ? {
+          'Cache-Control': headerRef('CacheControlNoStore'),
+          'X-Accel-Buffering': headerRef('AccelBuffering'),
+        }
       : {}),
     // Decided once the token is known: not on what is answered before (400, 401, 414, 429).
     ...(authenticated && !['400', '401', '414', '429'].includes(status)
@@ -346,13 +374,33 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
       // Public operations (probes) declare `security: []`; the rest authenticate.
       const authenticated = !Array.isArray(operation.security);
       const responses = (operation.responses ?? {}) as Record<string, Json>;
-      if (authenticated) {
+      const stream = operation[EVENT_STREAM] as { example: string } | undefined;
+      delete operation[EVENT_STREAM];
+      const streamed = stream !== undefined;
+      if (authenticated && !streamed) {
         operation.responses = { '200': responses['200'], '304': {}, ...responses };
       }
       const alternatives = operation[ALTERNATIVE_CONTENT] as Json | undefined;
       delete operation[ALTERNATIVE_CONTENT];
       const ok = responses['200'];
       if (alternatives && ok) ok.content = { ...(ok.content as Json), ...alternatives };
+      if (stream && ok) {
+        // The body is text; what it holds, decoded, is the events in order (JSON Schema's
+        // contentSchema), so a validator checks the text and a reader finds the events' types.
+        const { 'application/json': events } = ok.content as Record<string, Json>;
+        const { description, ...decoded } = (events?.schema ?? {}) as Json;
+        ok.content = {
+          'text/event-stream': {
+            schema: {
+              type: 'string',
+              description,
+              contentMediaType: 'text/event-stream',
+              contentSchema: decoded,
+            },
+            example: stream.example,
+          },
+        };
+      }
       const negotiated = alternatives !== undefined;
       for (const [status, response] of Object.entries(
         (operation.responses ?? {}) as Record<string, Json>,
@@ -362,6 +410,7 @@ export function finishDocument(generated: Json, examples: DocumentExamples): Jso
           deprecated: operation.deprecated === true,
           authenticated,
           negotiated,
+          streamed,
         });
       }
     }

@@ -29,6 +29,8 @@ declare module 'fastify' {
      * of the ETag, and the route's answers carry `Vary: Accept`.
      */
     representation?: (request: FastifyRequest) => string;
+    /** An answer never kept nor revalidated (an event stream): no ETag, never a 304. */
+    uncached?: boolean;
   }
 }
 
@@ -64,7 +66,7 @@ export const revalidationPlugin = fp(async (app: FastifyInstance) => {
     if (!request.userId || reply.sent) return;
     // Every authenticated answer names the data it was computed from.
     reply.header(GENERATION_HEADER, request.store.generation);
-    if (request.method !== 'GET') return;
+    if (request.method !== 'GET' || request.routeOptions.config.uncached) return;
     const representation = request.routeOptions.config.representation?.(request) ?? null;
     // A 304 too: it stands for the 200 the same Accept would get.
     if (representation !== null) reply.header('vary', 'Accept');

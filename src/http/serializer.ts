@@ -134,10 +134,29 @@ export function compileWriter(schema: unknown, path = 'response'): (payload: unk
   return fastJson(written as Parameters<typeof fastJson>[0]) as (payload: unknown) => string;
 }
 
+/**
+ * Response schemas of bodies their routes write as streams (an event stream's events): they
+ * describe the body to the document and are never serialized here.
+ */
+const streamed = new WeakSet<$ZodType>();
+
+/** Marks `schema` as a streamed body's; returns it. */
+export function streamedBody<T extends $ZodType>(schema: T): T {
+  streamed.add(schema);
+  return schema;
+}
+
+export const isStreamedBody = (schema: unknown): boolean =>
+  schema instanceof $ZodType && streamed.has(schema);
+
 /** Fastify's serializer compiler: one writer per route and status. */
 export const serializerCompiler: FastifySerializerCompiler<unknown> = ({
   schema,
   method,
   url,
   httpStatus,
-}) => compileWriter(schema, `${method} ${url} ${httpStatus}`);
+}) => {
+  const path = `${method} ${url} ${httpStatus}`;
+  if (isStreamedBody(schema)) return () => refuse(path, 'a streamed body');
+  return compileWriter(schema, path);
+};

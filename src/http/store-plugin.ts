@@ -11,6 +11,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The read port this request started on: every query of the request goes to it. */
     store: ReadPort;
+    /**
+     * Gives back the port before the answer ends: an answer that stays open long after its
+     * reads (an event stream) would otherwise keep a retired generation open.
+     */
+    releaseStore(): void;
   }
 }
 
@@ -25,6 +30,9 @@ export const storePlugin = fp<{ store: ReadPort | PortSource }>(
     app.decorate('store', source);
     app.decorateRequest('store', null as unknown as ReadPort);
     const releases = new WeakMap<object, () => void>();
+    app.decorateRequest('releaseStore', function (this: object) {
+      releases.get(this)?.();
+    });
     app.addHook('onRequest', async (request, reply) => {
       const lease = source.lease();
       request.store = lease.port;

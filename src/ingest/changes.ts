@@ -22,6 +22,7 @@ import {
   TABLE_NAMES,
   TABLES,
   type TableName,
+  USER_DATA_TABLES,
 } from '../contract/tables.ts';
 import { investmentAccountSql } from '../sql/counted.ts';
 import { sqlString } from '../sql/literals.ts';
@@ -530,7 +531,8 @@ export const LISTED_IMAGE = (alias: string) => `CAST(to_json({
  * replaced, `delta.new_<table>` the rows added (transactions with their derived columns,
  * stored ones included when their account changed), `delta.accounts` every account the new
  * rows refer to as it will be, `delta.days` / `delta.months` the (user, day) and (user, month)
- * groups whose rollups change, `delta.removed_users`, and `delta.log` the change log's entries.
+ * groups whose rollups change, `delta.removed_users`, `delta.changed_tables` the users' other
+ * tables changed, and `delta.log` the change log's entries.
  */
 function deltaSql(): string[] {
   const statements = ['CREATE SCHEMA delta'];
@@ -565,6 +567,7 @@ function deltaSql(): string[] {
     `CREATE TABLE delta.months AS SELECT DISTINCT user_id, date_trunc('month', day)::DATE AS month
      FROM delta.days`,
     `CREATE TABLE delta.removed_users AS SELECT id FROM ${deletedTable('users')}`,
+    changedTablesSql(),
     `CREATE TABLE delta.log AS
      WITH b AS (SELECT user_id, id, ${LISTED_IMAGE('g')} AS image FROM delta.gone_transactions g),
      a AS (SELECT user_id, id, ${LISTED_IMAGE('n')} AS image FROM delta.new_transactions n)
@@ -575,6 +578,33 @@ function deltaSql(): string[] {
      ORDER BY user_id, id`,
   );
   return statements;
+}
+
+/**
+ * `delta.changed_tables`: each (user, table) of USER_DATA_TABLES but transactions (the change
+ * log says those) whose rows the change set changes. A table's rows of a user are compared as
+ * they are stored and as they will be: the stored rows read (every row a changed key or a
+ * touched parent reaches), and those that stay plus the new ones. A row belongs to its user, or
+ * to its account's user (balances, liabilities), so a row moved to another user, or whose
+ * account moved, changes both users' tables; an upsert equal to the stored row changes none.
+ */
+function changedTablesSql(): string {
+  const parts = USER_DATA_TABLES.filter((table) => table !== 'transactions').map((table) => {
+    const columns = TABLES[table].columns.map((column) => `r.${column.name}`).join(', ');
+    const byAccount = !TABLES[table].columns.some((column) => column.name === 'user_id');
+    const owner = (accounts: string) =>
+      byAccount ? `(SELECT a.user_id FROM ${accounts} a WHERE a.id = r.account_id)` : 'r.user_id';
+    const before = `SELECT ${owner(currentTable('accounts'))} AS user_id, ${columns}
+      FROM ${currentTable(table)} r`;
+    const after = `SELECT ${owner('delta.accounts')} AS user_id, ${columns} FROM (
+        SELECT * FROM ${currentTable(table)} c WHERE NOT ${replaced(table, 'c')}
+        UNION ALL SELECT * FROM delta.new_${table}) r`;
+    return `SELECT DISTINCT user_id, ${sqlString(table)} AS table_name FROM (
+        SELECT * FROM (${before} EXCEPT ALL ${after})
+        UNION ALL SELECT * FROM (${after} EXCEPT ALL ${before})) d
+      WHERE user_id IS NOT NULL`;
+  });
+  return `CREATE TABLE delta.changed_tables AS ${parts.join('\n UNION ALL ')}`;
 }
 
 /** The token hashes a planned change set's `access_tokens.deleted.csv` names: revoked. */

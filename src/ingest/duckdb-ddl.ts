@@ -5,6 +5,7 @@
 import {
   CHANGE_LOG_TABLE,
   CHANGE_SETS_TABLE,
+  CHANGED_TABLES_TABLE,
   type ColumnKind,
   ENUM_TYPES,
   STORE_META_TABLE,
@@ -83,5 +84,6 @@ function metaDdl(): string[] {
   const meta = `CREATE TABLE ${STORE_META_TABLE} (generation VARCHAR NOT NULL, built_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL, platform_rules VARCHAR NOT NULL, format_version INTEGER NOT NULL, lineage VARCHAR, seq INTEGER, log_floor INTEGER, cursor_key VARCHAR)`;
   const log = `CREATE TABLE ${CHANGE_LOG_TABLE} (seq INTEGER NOT NULL, user_id VARCHAR NOT NULL, id VARCHAR NOT NULL, before VARCHAR, after VARCHAR)`;
   const sets = `CREATE TABLE ${CHANGE_SETS_TABLE} (seq INTEGER NOT NULL, generation VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL)`;
-  return [meta, log, sets];
+  const tables = `CREATE TABLE ${CHANGED_TABLES_TABLE} (seq INTEGER NOT NULL, user_id VARCHAR NOT NULL, table_name VARCHAR NOT NULL)`;
+  return [meta, log, sets, tables];
 }

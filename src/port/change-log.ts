@@ -3,7 +3,7 @@
  * the key its sync cursors are signed with.
  */
 import { createHash } from 'node:crypto';
-import type { TransactionChange, TransactionRecord } from './read-port.ts';
+import type { SyncState, TransactionChange, TransactionRecord } from './read-port.ts';
 
 /** A change log row as a change: its images (JSON text of listed rows) parsed. */
 export function changeOf(row: {
@@ -41,4 +41,50 @@ export function generationsOf(
     }
   }
   return generations.slice(0, seq + 1);
+}
+
+/**
+ * Why a client's copy cannot be brought to a generation by the change log (the sync feed's
+ * 410): `rebuild`, a full build started another lineage; `restore`, the store went back (a
+ * copy of an earlier generation published again, change sets applied to one); `expired`, the
+ * copy is older than the change log kept; `unknown`, a generation this lineage never had.
+ */
+export type ResetReason = 'rebuild' | 'restore' | 'expired' | 'unknown';
+
+/** From which change set the log leads to a generation, or why it cannot. */
+export type Descent = { from: number } | { reset: ResetReason };
+
+/** A generation as a server served it: where it stood in its lineage. */
+export interface ServedGeneration {
+  generation: string;
+  lineage: string;
+  seq: number;
+}
+
+/** `port`'s generation as served. */
+export const servedGeneration = (port: {
+  generation: string;
+  sync: SyncState;
+}): ServedGeneration => ({
+  generation: port.generation,
+  lineage: port.sync.lineage,
+  seq: port.sync.seq,
+});
+
+/**
+ * How the change log of `sync` leads from `known` (a generation served before, or a
+ * generation's id alone, as a client names it) to `sync`'s generation: exactly when a sync
+ * cursor standing at `known` would be followed (src/areas/transactions/sync.ts).
+ */
+export function descent(known: ServedGeneration | string, sync: SyncState): Descent {
+  let seq: number;
+  if (typeof known === 'string') {
+    seq = sync.generations.indexOf(known);
+    if (seq < 0) return { reset: 'unknown' };
+  } else {
+    if (known.lineage !== sync.lineage) return { reset: 'rebuild' };
+    seq = known.seq;
+    if (seq > sync.seq || sync.generations[seq] !== known.generation) return { reset: 'restore' };
+  }
+  return seq < sync.logFloor ? { reset: 'expired' } : { from: seq };
 }

@@ -19,11 +19,22 @@ export interface PortLease {
   release(): void;
 }
 
+/**
+ * Told once a new generation serves: a lease on it (the listener releases it when done) and
+ * the generation it replaced (retired: to read its place in the lineage, never to query).
+ */
+export type ServeListener = (
+  served: PortLease,
+  previous: Pick<ReadPort, 'generation' | 'sync'>,
+) => void;
+
 /** Where requests get their port: a fixed one, or a swappable one. */
 export interface PortSource {
   /** The port new requests get. */
   readonly current: ReadPort;
   lease(): PortLease;
+  /** Calls `listener` whenever a new generation starts to serve (never, for a fixed port). */
+  onServe?(listener: ServeListener): () => void;
 }
 
 export type ReloadOutcome = 'swapped' | 'unchanged' | 'refused';
@@ -80,6 +91,7 @@ export class SwappablePort implements PortSource {
   private readonly log: SwapLogger;
   private reloading: Promise<ReloadOutcome> = Promise.resolve('unchanged');
   private closed = false;
+  private readonly serveListeners = new Set<ServeListener>();
 
   constructor(
     first: ReadPort,
@@ -117,6 +129,11 @@ export class SwappablePort implements PortSource {
   reload(reason: string): Promise<ReloadOutcome> {
     this.reloading = this.reloading.then(() => this.reloadNow(reason));
     return this.reloading;
+  }
+
+  onServe(listener: ServeListener): () => void {
+    this.serveListeners.add(listener);
+    return () => this.serveListeners.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -171,6 +188,8 @@ export class SwappablePort implements PortSource {
       'store swapped: new requests use the new store',
     );
     this.options.onReload?.('swapped', next.generation);
+    // Once new requests read it: whatever they are told of it they can read back.
+    for (const listener of this.serveListeners) listener(this.lease(), old.port);
     void this.warmBeside(handle, users);
     return 'swapped';
   }

@@ -7,6 +7,7 @@
  * Values are exact: money and other decimals arrive as decimal text (`"1234.50"`), counts as
  * numbers, dates as `YYYY-MM-DD`, timestamps as ISO 8601 text without a zone (UTC).
  */
+import type { UserDataTable } from '../contract/tables.ts';
 import type { Window } from '../domain/calendar.ts';
 import type { SpendingAggregates, SpendingQuery } from '../domain/spending/model.ts';
 import type {
@@ -214,6 +215,17 @@ export interface TransactionChange {
   after: TransactionRecord | null;
 }
 
+/** What change sets did to one user's data, as the event stream tells it. */
+export interface UserChange {
+  userId: string;
+  /** The user's transactions' net change, counted as the sync feed sends it. */
+  added: number;
+  modified: number;
+  removed: number;
+  /** The user's other tables (of USER_DATA_TABLES) a change set of the range changed. */
+  tables: UserDataTable[];
+}
+
 /** The user a live (not revoked) token belongs to, and when it expires (epoch ms), if ever. */
 export interface TokenOwner {
   userId: string;
@@ -299,6 +311,16 @@ export interface TransactionReads {
   transaction(userId: string, id: string): Promise<TransactionRecord | null>;
 }
 
+/** What change sets changed, for many users at once (the event streams). */
+export interface ChangeReads {
+  /**
+   * What change sets `from` (exclusive) to `to` (inclusive) changed for each of `userIds` that
+   * had anything changed, in any order: one statement for every user, reading only their part
+   * of the change log's range (`from` at least `sync.logFloor`, `to` at most `sync.seq`).
+   */
+  userChanges(userIds: readonly string[], from: number, to: number): Promise<UserChange[]>;
+}
+
 export interface LinkReads {
   links(userId: string, page: PageWindow): Promise<LinksPage>;
 }
@@ -333,6 +355,7 @@ export interface ReadPort
     TokenReads,
     UserReads,
     TransactionReads,
+    ChangeReads,
     LinkReads,
     BalanceReads,
     IncomeReads,
@@ -351,6 +374,7 @@ export interface StoreAdapter
   extends StoreLifecycle,
     UserReads,
     TransactionReads,
+    ChangeReads,
     LinkReads,
     Omit<BalanceReads, 'balanceHistory'>,
     IncomeReads,

@@ -191,6 +191,39 @@ describe('every endpoint answers as openapi.yaml says', () => {
     });
   }
 
+  // The stream's 200 never ends by itself: its status, type and headers are checked as it
+  // opens; its events, over a real server, by test/api/event-streams.test.ts.
+  it('/v2/users/events: 200 as it opens, and every error it documents', async () => {
+    const path = '/v2/users/events';
+    const bearer = `Bearer ${token}`;
+    const opened = await app.inject({
+      url: path,
+      headers: { authorization: bearer },
+      payloadAsStream: true,
+    });
+    const observed = {
+      method: 'GET',
+      path,
+      url: path,
+      statusCode: opened.statusCode,
+      headers: opened.headers,
+      body: '',
+    };
+    expect(checker.check(observed)).toEqual([]);
+    expect(opened.statusCode).toBe(200);
+    covered.add(`${operationKey('GET', path)} 200`);
+    opened.stream().destroy();
+    expect((await call(path, '', bearer, { accept: 'application/json' })).statusCode).toBe(406);
+    expect((await call(path, '')).statusCode).toBe(401);
+    expect((await call(path, '', `Bearer ${generateToken()}`)).statusCode).toBe(401);
+    store.down = true;
+    try {
+      expect((await call(path, '', bearer)).statusCode).toBe(503);
+    } finally {
+      store.down = false;
+    }
+  });
+
   // 429 needs a rate limit this app leaves off; 414 and 500 are provoked by the bounds and error
   // tests (test/api/abuse-limits.test.ts, test/api/errors.test.ts), 400 (HTTP/1.1 without Host, which
   // inject cannot send) over TCP by test/api/http-protocol.test.ts, 505 (an HTTP/2.0 request line)

@@ -225,6 +225,9 @@ export class DelegatingPort implements ReadPort {
   transactionChanges(userId: string, range: ChangeRange) {
     return this.read('transactionChanges', () => this.inner.transactionChanges(userId, range));
   }
+  userChanges(userIds: readonly string[], from: number, to: number) {
+    return this.read('userChanges', () => this.inner.userChanges(userIds, from, to));
+  }
   links(userId: string, page: PageWindow) {
     return this.read('links', () => this.inner.links(userId, page));
   }

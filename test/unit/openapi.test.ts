@@ -104,6 +104,7 @@ describe('the document', () => {
       'GET /v1/users/income',
       'GET /v1/users/liabilities',
       'GET /v1/users/spending',
+      'GET /v2/users/events',
       'GET /v2/users/recurring',
       'GET /v2/users/spending',
       'GET /v2/users/transactions',
@@ -144,7 +145,13 @@ describe('the document', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         // 304 Not Modified has no body.
         if (status === '304') continue;
-        const media = (response.content as Record<string, Json>)['application/json'];
+        const content = response.content as Record<string, Json>;
+        // An event stream's example is its text.
+        if (status === '200' && content['text/event-stream']) {
+          expect(content['text/event-stream'].example, path).toMatch(/^retry: 5000\n\n/);
+          continue;
+        }
+        const media = content['application/json'];
         const examples = media?.examples as Record<string, { value: unknown }> | undefined;
         expect(examples ?? media?.example, `${path} ${status}`).toBeDefined();
         if (status === '200') expect(Object.keys(examples ?? {}).length, path).toBeGreaterThan(0);

@@ -39,6 +39,7 @@ function adapterWith(given: Partial<StoreAdapter>): { adapter: StoreAdapter; rea
     transactionChunks: unexpected('transactionChunks'),
     transactionsById: unexpected('transactionsById'),
     transactionChanges: unexpected('transactionChanges'),
+    userChanges: unexpected('userChanges'),
     transaction: unexpected('transaction'),
     links: unexpected('links'),
     latestBalances: unexpected('latestBalances'),

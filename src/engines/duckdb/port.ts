@@ -16,6 +16,7 @@ import { PLATFORM_RULES_FINGERPRINT } from '../../sql/platform.ts';
 import { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { tokensPathFor } from '../../tokens/path.ts';
 import { balanceReads } from './balances.ts';
+import { changeReads } from './changes.ts';
 import { incomeReads } from './income.ts';
 import { ledgerReads } from './ledger.ts';
 import { liabilityReads } from './liabilities.ts';
@@ -114,6 +115,7 @@ export async function openDuckDbPort(
           liveTokenOwner: async (tokenHash) => fileTokens.liveOwner(tokenHash),
           ...userReads(pool),
           ...transactionReads(pool),
+          ...changeReads(pool),
           ...linkReads(pool),
           ...balanceReads(pool),
           ...incomeReads(pool),

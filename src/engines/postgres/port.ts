@@ -22,6 +22,7 @@ import { type WorkingSet, withWorkingSet } from '../../port/working-set/port.ts'
 import { PLATFORM_RULES_FINGERPRINT } from '../../sql/platform.ts';
 import type { FollowedTokens } from '../../tokens/followed-tokens.ts';
 import { balanceReads } from './balances.ts';
+import { changeReads } from './changes.ts';
 import { incomeReads } from './income.ts';
 import { ledgerReads } from './ledger.ts';
 import { liabilityReads } from './liabilities.ts';
@@ -182,6 +183,7 @@ export async function openPostgresPort(
                 : lookupToken(pool, tokenHash),
           ...userReads(pool, s),
           ...transactionReads(pool, s, dataSchema),
+          ...changeReads(pool, dataSchema),
           ...linkReads(pool, s),
           ...balanceReads(pool, s),
           ...incomeReads(pool, s),

@@ -21,6 +21,7 @@ import { newGeneration, storeFormatProblem } from '../../contract/store-format.t
 import {
   CHANGE_LOG_TABLE,
   CHANGE_SETS_TABLE,
+  CHANGED_TABLES_TABLE,
   STORE_META_TABLE,
   TABLE_KEYS,
   TABLE_NAMES,
@@ -169,6 +170,9 @@ async function writeDelta(
     `INSERT INTO out.${CHANGE_LOG_TABLE} SELECT ${seq}, user_id, id, before, after FROM delta.log ORDER BY user_id, id`,
   );
   await conn.run(
+    `INSERT INTO out.${CHANGED_TABLES_TABLE} SELECT ${seq}, user_id, table_name FROM delta.changed_tables ORDER BY user_id, table_name`,
+  );
+  await conn.run(
     `INSERT INTO out.${CHANGE_SETS_TABLE} VALUES ($1, $2, CAST(now() AS TIMESTAMP), $3)`,
     [seq, generation, source],
   );
@@ -179,6 +183,7 @@ async function writeDelta(
   ).getRowObjectsJson();
   const floor = Number(floorRow?.floor ?? state.logFloor);
   await conn.run(`DELETE FROM out.${CHANGE_LOG_TABLE} WHERE seq <= ${floor}`);
+  await conn.run(`DELETE FROM out.${CHANGED_TABLES_TABLE} WHERE seq <= ${floor}`);
   await conn.run(
     `UPDATE out.${STORE_META_TABLE} SET generation = $1, built_at = CAST(now() AS TIMESTAMP),
        source = $2, seq = $3, log_floor = $4`,

@@ -22,7 +22,13 @@ import {
   SPENDING_MONTHLY_USERS_TABLE,
 } from '../../contract/derived.ts';
 import { newGeneration } from '../../contract/store-format.ts';
-import { CHANGE_LOG_TABLE, TABLE_KEYS, TABLES, type TableName } from '../../contract/tables.ts';
+import {
+  CHANGE_LOG_TABLE,
+  CHANGED_TABLES_TABLE,
+  TABLE_KEYS,
+  TABLES,
+  type TableName,
+} from '../../contract/tables.ts';
 import type { ShardServer } from '../../engines/postgres/topology.ts';
 import { openDatabaseFile } from '../../files/database-file.ts';
 import { sqlString } from '../../sql/literals.ts';
@@ -231,7 +237,8 @@ async function routeUsers(
       `SELECT list(DISTINCT owner) AS users FROM (
          ${owners.join(' UNION ALL ')}
          UNION ALL SELECT user_id FROM delta.days UNION ALL SELECT id FROM delta.removed_users
-         UNION ALL SELECT user_id FROM delta.log)`,
+         UNION ALL SELECT user_id FROM delta.log
+         UNION ALL SELECT user_id FROM delta.changed_tables)`,
     )
   ).getRowObjectsJson();
   const users = (row?.users as string[] | null) ?? [];
@@ -467,6 +474,13 @@ async function writeShards(
     ['seq', 'user_id', 'id', 'before', 'after'],
     join(scratchDir, 'log'),
   );
+  await exportPerBucket(
+    conn,
+    `SELECT ${seq} AS seq, user_id, table_name FROM delta.changed_tables`,
+    'user_id',
+    ['seq', 'user_id', 'table_name'],
+    join(scratchDir, 'changed-tables'),
+  );
   const days = await perBucket(conn, 'SELECT user_id, day FROM delta.days', 'user_id', [
     'user_id',
     'day',
@@ -554,6 +568,12 @@ async function writeShards(
             ['seq', 'user_id', 'id', 'before', 'after'],
             join(scratchDir, 'log', `bucket=${bucket}`),
           );
+          await copyFiles(
+            client,
+            `${d}.${CHANGED_TABLES_TABLE}_p${bucket}`,
+            ['seq', 'user_id', 'table_name'],
+            join(scratchDir, 'changed-tables', `bucket=${bucket}`),
+          );
           // Versions no kept generation reads (the previous one stays until this is published),
           // and log entries under the floor of the generation before this one.
           for (const table of VERSIONED_TABLES) {
@@ -561,9 +581,11 @@ async function writeShards(
               `DELETE FROM ${d}.${table}_p${bucket} WHERE gen_to <= ${state.seq - 1}`,
             );
           }
-          await client.query(
-            `DELETE FROM ${d}.${CHANGE_LOG_TABLE}_p${bucket} WHERE seq <= ${state.logFloor}`,
-          );
+          for (const table of [CHANGE_LOG_TABLE, CHANGED_TABLES_TABLE]) {
+            await client.query(
+              `DELETE FROM ${d}.${table}_p${bucket} WHERE seq <= ${state.logFloor}`,
+            );
+          }
         }
         const touched = new Map(
           bucketsOf(index + 1, shards.length).flatMap((bucket) => {

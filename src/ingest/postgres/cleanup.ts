@@ -3,6 +3,7 @@
  * schemas, a change set's unpublished rows on the shards.
  */
 import type pg from 'pg';
+import { CHANGE_LOG_TABLE, CHANGED_TABLES_TABLE } from '../../contract/tables.ts';
 import type { ShardServer } from '../../engines/postgres/topology.ts';
 import { connect, runAll } from './client.ts';
 import { BUCKETS, shardOfBucket, VERSIONED_TABLES } from './schema.ts';
@@ -90,7 +91,9 @@ export function unpublishedRowsSql(
         `UPDATE ${name} SET gen_to = NULL WHERE gen_to >= ${seq}`,
       );
     }
-    statements.push(`DELETE FROM ${dataSchema}.change_log_p${bucket} WHERE seq >= ${seq}`);
+    for (const table of [CHANGE_LOG_TABLE, CHANGED_TABLES_TABLE]) {
+      statements.push(`DELETE FROM ${dataSchema}.${table}_p${bucket} WHERE seq >= ${seq}`);
+    }
   }
   return statements;
 }

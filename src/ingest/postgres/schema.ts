@@ -27,6 +27,7 @@ import {
 import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import {
   CHANGE_LOG_TABLE,
+  CHANGED_TABLES_TABLE,
   type ColumnKind,
   TABLES,
   type TableName,
@@ -164,6 +165,18 @@ const changeLogColumns = (collation: TextCollation) =>
     'before text',
     'after text',
   ].join(', ');
+
+/** Beside the change log, per bucket too: the users' other tables each change set changed. */
+const changedTablesColumns = (collation: TextCollation) =>
+  ['seq integer NOT NULL', `user_id ${text(collation)} NOT NULL`, 'table_name text NOT NULL'].join(
+    ', ',
+  );
+
+/** The lineage's tables that are not versioned: each change set's record, kept by `seq`. */
+const CHANGE_RECORDS = [
+  { table: CHANGE_LOG_TABLE, columns: changeLogColumns },
+  { table: CHANGED_TABLES_TABLE, columns: changedTablesColumns },
+] as const;
 
 export const bucketTable = (table: ShardedTable, bucket: number) => `${table}_p${bucket}`;
 
@@ -367,9 +380,9 @@ export function shardDdl(
     );
   }
   for (const bucket of bucketsOf(shard, shards)) {
-    statements.push(
-      `CREATE TABLE ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (${changeLogColumns(collation)})`,
-    );
+    for (const { table, columns } of CHANGE_RECORDS) {
+      statements.push(`CREATE TABLE ${schema}.${table}_p${bucket} (${columns(collation)})`);
+    }
   }
   return statements;
 }
@@ -402,6 +415,10 @@ export function shardIndexDdl(schema: string, shard: number, shards: number): st
       ...versionIndexes(`${SPENDING_MONTHLY_TABLE}_p${bucket}`),
       ...versionIndexes(`${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`),
       `CREATE INDEX ON ${schema}.${CHANGE_LOG_TABLE}_p${bucket} (user_id, seq, id)`,
+      `CREATE INDEX ON ${schema}.${CHANGED_TABLES_TABLE}_p${bucket} (user_id, seq)`,
+      // What one generation changed for many users (the event streams): its change set's
+      // entries, however many users are asked about.
+      ...CHANGE_RECORDS.map(({ table }) => `CREATE INDEX ON ${schema}.${table}_p${bucket} (seq)`),
       `ANALYZE ${schema}.${SPENDING_MONTHLY_TABLE}_p${bucket}`,
       `ANALYZE ${schema}.${SPENDING_MONTHLY_USERS_TABLE}_p${bucket}`,
       `CREATE INDEX ON ${schema}.${LEDGERS_TABLE}_p${bucket} (user_id)`,
@@ -421,10 +438,12 @@ export function coordinatorDdl(schema: string, shards: number, collation: TextCo
       ...foreignPartitions(schema, table, shards),
     );
   }
-  statements.push(
-    `CREATE TABLE ${schema}.${CHANGE_LOG_TABLE} (${changeLogColumns(collation)}) PARTITION BY HASH (user_id)`,
-    ...foreignPartitions(schema, CHANGE_LOG_TABLE, shards),
-  );
+  for (const { table, columns } of CHANGE_RECORDS) {
+    statements.push(
+      `CREATE TABLE ${schema}.${table} (${columns(collation)}) PARTITION BY HASH (user_id)`,
+      ...foreignPartitions(schema, table, shards),
+    );
+  }
   return statements;
 }
 
