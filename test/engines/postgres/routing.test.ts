@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpendingQuery } from '../../../src/domain/spending/model.ts';
-import { ledgerReads } from '../../../src/engines/postgres/ledger.ts';
+import { ledgerReads, ledgerSelect } from '../../../src/engines/postgres/ledger.ts';
 import { openPostgresPort, type PostgresPort } from '../../../src/engines/postgres/port.ts';
 import type { TransactionFilters } from '../../../src/port/read-port.ts';
 import {
@@ -128,6 +128,18 @@ async function remoteSqlOfTextSearch(on: PostgresPort, recording: RecordingPool)
   );
   return { rows: page.rows, plan: JSON.stringify(row?.['QUERY PLAN']) };
 }
+
+describe('the packed ledger’s read', () => {
+  it('selects the user’s one row on his shard: nothing of the bucket comes back but it', async () => {
+    // The SELECT the COPY copies (COPY takes no EXPLAIN), as the read spells it.
+    const [row] = await pool.query<{ 'QUERY PLAN': [{ Plan: unknown }] }>(
+      `EXPLAIN (VERBOSE, FORMAT JSON) ${ledgerSelect(port.schema, USER, 50_000)}`,
+    );
+    const plan = JSON.stringify(row?.['QUERY PLAN']);
+    expect(plan).toMatch(new RegExp(`Remote SQL[^}]*user_id = '${USER}'`));
+    expect(plan).toMatch(/Remote SQL[^}]*transactions <= 50000/);
+  });
+});
 
 describe('the text filter', () => {
   it('runs on the shard, on the columns the loader folded as the query is folded', async () => {
