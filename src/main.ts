@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
-import { loadConfig } from './config.ts';
 import {
   heapLimit,
+  heapSettings,
   heapSizeGiven,
   memoryPlanProblem,
   oldSpaceMib,
@@ -30,9 +30,10 @@ const HEAP_SET = 'FINANCE_API_HEAP_SET';
  * file. A hardware fault kills the process (FAULTS).
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const plan = planMemory(config);
   if (!heapSizeGiven() && !process.env[HEAP_SET] && typeof process.execve === 'function') {
+    // Before the configuration is loaded: its module takes seconds to load on a busy machine,
+    // and the process it is replaced by loads it again.
+    const plan = planMemory(heapSettings(process.env));
     process.execve(
       process.execPath,
       [
@@ -44,7 +45,9 @@ async function main(): Promise<void> {
       { ...process.env, [HEAP_SET]: '1' },
     );
   }
-  const problem = memoryPlanProblem(plan, heapLimit());
+  const { loadConfig } = await import('./config.ts');
+  const config = loadConfig();
+  const problem = memoryPlanProblem(planMemory(config), heapLimit());
   if (problem) throw new Error(problem);
   const { startServer } = await import('./server.ts');
   const server = await startServer(config);

@@ -149,6 +149,21 @@ export const oldSpaceMib = (plan: MemoryPlan) =>
   Math.max(16, Math.floor((plan.heap - YOUNG_GENERATION) / MIB));
 
 /**
+ * The settings that size V8's heap (the budget and the response cache), read from `env` before
+ * the configuration is loaded: a value config.ts would refuse is left out here, and refused by
+ * it once the process runs with its heap.
+ */
+export function heapSettings(env: NodeJS.ProcessEnv): MemorySettings {
+  const whole = (value: string | undefined) =>
+    value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+  return {
+    MEMORY_LIMIT_MB: whole(env.MEMORY_LIMIT_MB),
+    RESPONSE_CACHE_MB: whole(env.RESPONSE_CACHE_MB),
+    DATABASE_URL: env.DATABASE_URL || undefined,
+  };
+}
+
+/**
  * Whether the process was started with its heap size given (`--max-old-space-size` on the
  * command line or in NODE_OPTIONS): then it is the operator's, and only checked.
  */

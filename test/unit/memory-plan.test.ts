@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import {
+  heapSettings,
   heapSizeGiven,
   memoryPlanProblem,
   oldSpaceMib,
@@ -23,6 +24,26 @@ const inMib = (plan: ReturnType<typeof planMemory>) => ({
 });
 
 describe('the memory plan', () => {
+  it('sizes the heap from the environment as from the loaded configuration', () => {
+    const envs = [
+      {},
+      { MEMORY_LIMIT_MB: '2048' },
+      { MEMORY_LIMIT_MB: '300', RESPONSE_CACHE_MB: '100' },
+      { RESPONSE_CACHE_MB: '0', DATABASE_URL: 'postgres://h/db' },
+      { MEMORY_LIMIT_MB: '', RESPONSE_CACHE_MB: '' },
+    ];
+    for (const env of envs) {
+      const fromEnv = planMemory(heapSettings(env), 768 * MIB);
+      const fromConfig = planMemory(loadConfig(env), 768 * MIB);
+      expect(oldSpaceMib(fromEnv), JSON.stringify(env)).toBe(oldSpaceMib(fromConfig));
+    }
+    // What the configuration refuses is left out: the configuration then refuses it.
+    expect(heapSettings({ MEMORY_LIMIT_MB: '1e3', RESPONSE_CACHE_MB: '-1' })).toMatchObject({
+      MEMORY_LIMIT_MB: undefined,
+      RESPONSE_CACHE_MB: undefined,
+    });
+  });
+
   it('takes the budget from MEMORY_LIMIT_MB, else the container, else 512 MiB', () => {
     expect(planMemory(loadConfig({ MEMORY_LIMIT_MB: '1024' }), 256 * MIB)).toMatchObject({
       budget: 1024 * MIB,
