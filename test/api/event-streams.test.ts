@@ -1,12 +1,13 @@
 /**
  * GET /v2/users/events against the real server process, on the engine of this test run, with
  * change sets applied by build-db's own code while it serves (the file watch follows a DuckDB
- * store, the generation poll a cluster): a stream is told of a change set touching its user once
- * the server serves it, with the sync feed's counts; a user the change set did not touch is
- * told nothing; every replica tells its own streams; a stream resumes from a generation of the kept log, the current one or
- * anything else; a rebuild and a restore (on the cluster, its published generation put back)
- * reset; the limits per token and per process; a revoked token's stream ends; and what comes
- * before a stream: 401 and 406.
+ * store, the generation poll a cluster): a stream is told of a change set touching its user
+ * within 2 s of its publication, with the sync feed's counts; a user the change set did not
+ * touch is told nothing; every replica tells its own streams; a stream resumes from a
+ * generation of the kept log, the current one or anything else; a rebuild and a restore (on
+ * the cluster, its published generation put back) reset; the limits per token and per
+ * process; a revoked token's stream ends; SIGTERM ends every stream and the process exits 0;
+ * and what comes before a stream: 401 and 406.
  */
 import { copyFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ const TODAY = '2026-11-20';
 const CREATED = '2025-01-01 00:00:00';
 const USERS = ['u1', 'u2', 'u3', 'u4'];
 const duckdb = testEngine() === 'duckdb';
+/** The server's drain, the last test's bound (SIGTERM with streams open). */
+const SHUTDOWN_GRACE_MS = 8_000;
 
 const transaction = (id: string, user: string, amount: string): FixtureRow => ({
   id,
@@ -238,6 +241,7 @@ beforeAll(async () => {
     EVENT_KEEP_ALIVE_MS: '300',
     EVENT_STREAMS_MAX: '9',
     MAX_RUNNING_REQUESTS: '8',
+    SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
   });
 }, 180_000);
 
@@ -274,6 +278,8 @@ describe('GET /v2/users/events', () => {
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('cache-control')).toBe('no-store');
     expect(stream.headers.get('x-accel-buffering')).toBe('no');
+    // The connection ends with the stream (a reconnect may reach another replica).
+    expect(stream.headers.get('connection')).toBe('close');
     expect(stream.headers.get('content-encoding')).toBeNull();
     expect(stream.headers.get('etag')).toBeNull();
     const generation = stream.headers.get('x-store-generation') as string;
@@ -526,5 +532,14 @@ describe('GET /v2/users/events', () => {
     expect(await stream.ended).toBe('clean');
     expect((await open('u4')).status).toBe(401);
     closeAll();
+  });
+
+  it('ends every stream on SIGTERM, cleanly; the process exits 0 within its grace', async () => {
+    const open = await Promise.all(['u1', 'u1', 'u2', 'u3'].map((user) => opened(user)));
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    for (const { stream } of open) expect(await stream.ended).toBe('clean');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_GRACE_MS);
   });
 });

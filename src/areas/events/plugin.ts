@@ -135,7 +135,13 @@ export const eventsPlugin: FastifyPluginAsyncZod<EventsOptions> = async (app, op
       reply
         .header('content-type', EVENT_STREAM_TYPE)
         .header('cache-control', 'no-store')
-        .header('x-accel-buffering', 'no');
+        .header('x-accel-buffering', 'no')
+        // The connection ends with the stream, whatever ends it. A client reconnects on a new
+        // one, which a load balancer may send to another replica; and at shutdown no connection
+        // is left idle once its stream ended (Node closes only the connections idle when the
+        // drain starts: one whose stream ended a moment later would hold the drain until its
+        // keep-alive timeout, past the grace).
+        .header('connection', 'close');
       // Open: it goes at the pace of the generations, holding no running place.
       request.leaveRunning();
       reply.send(body as never);
