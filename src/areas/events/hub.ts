@@ -173,7 +173,8 @@ export class EventHub {
     ]);
     if (this.closed) this.end(stream);
     // Opened on a generation a swap has replaced since: brought to the one served now.
-    else if (at.generation !== this.source.current.generation) this.follow(this.source.lease());
+    else if (at.generation !== this.source.current.generation)
+      void this.follow(this.source.lease());
     return stream.body;
   }
 
@@ -196,8 +197,12 @@ export class EventHub {
     stream.body.end();
   }
 
-  /** Brings every stream to the generation `lease` holds, after those queued before it. */
-  private follow(lease: PortLease): void {
+  /**
+   * Brings every stream to the generation `lease` holds, after those queued before it; resolves
+   * once they are told (the generation replaced stays open until then: its close would hold
+   * the event loop before the writes).
+   */
+  private follow(lease: PortLease): Promise<void> {
     this.following = this.following
       .then(async () => {
         // A generation replaced since is passed over: the one that replaced it brings every
@@ -209,6 +214,7 @@ export class EventHub {
         this.options.log.warn({ error: String(error) }, 'event streams not written'),
       )
       .finally(() => lease.release());
+    return this.following;
   }
 
   private async bringTo(port: ReadPort): Promise<void> {
