@@ -6,9 +6,9 @@
  * - what they cost the other requests: the warm page of 50 and the warm spending miss at 32
  *   connections (bench/scenarios.ts), measured before the streams open and while they are;
  * - a change set touching 1,000 of those users (one new transaction each), applied with
- *   build-db's code: how long the apply takes, and from its publication the time to the first
- *   and the last `changed` received (a `changed` for a user it did not touch is counted as an
- *   error);
+ *   build-db's code: how long the apply takes, and from its publication (build-db's own
+ *   `published generation` line) the time to the first and the last `changed` received (a
+ *   `changed` for a user it did not touch is counted as an error);
  * - SIGTERM with every stream open: the time to exit, and its code.
  *
  *   npx tsx bench/events.ts [--backend duckdb|postgres] [--streams 10000] [--touched 1000]
@@ -292,11 +292,17 @@ await runCli('events', async () => {
       ].join('\n'),
     );
     const applying = performance.now();
-    if (databaseUrl) await applyPostgresChanges({ changesDir, databaseUrl });
-    else await applyChanges({ changesDir, databasePath });
-    const published = Date.now();
+    // The moment build-db says it published: on the cluster it drops old generations after.
+    let publishedAt: number | undefined;
+    const onProgress = (line: string) => {
+      if (line.startsWith('published generation')) publishedAt ??= Date.now();
+    };
+    if (databaseUrl) await applyPostgresChanges({ changesDir, databaseUrl, onProgress });
+    else await applyChanges({ changesDir, databasePath, onProgress });
+    const returned = Date.now();
+    const published = publishedAt ?? returned;
     say(
-      `change set of ${touchedCount} users applied and published in ${ms(performance.now() - applying)}`,
+      `change set of ${touchedCount} users applied in ${ms(performance.now() - applying)}, published ${ms(returned - published)} before build-db returned`,
     );
     const deadline = published + 120_000;
     while (chosen.some((stream) => stream.changed.length === 0) && Date.now() < deadline) {

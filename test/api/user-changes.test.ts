@@ -3,7 +3,8 @@
  * streams), on the engine of this test run, over change sets applied with build-db's own code:
  * each user's transactions counted as the sync feed counts them, and the other tables of the
  * user's that a change set changed, whichever way (an upsert, a removal, a row of an account);
- * nothing for an upsert equal to the stored row, nothing for a user the range did not touch.
+ * nothing for an upsert equal to the stored row, nothing for a user the range did not touch;
+ * the same for thousands of users asked about as for a few.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReadPort, UserChange } from '../../src/port/read-port.ts';
@@ -181,5 +182,24 @@ describe('userChanges: what change sets changed, for many users in one read', ()
       u2: { added: 0, modified: 0, removed: 1, tables: ['liabilities'] },
     });
     expect(await changes(port, 4, 4)).toEqual({});
+  });
+
+  it('answers the same for thousands of users asked about (the cluster finds the touched first)', async () => {
+    const port = store.store.current;
+    const many = (users: string[]) => [
+      ...Array.from({ length: 2_500 }, (_, k) => `usr_absent_${k}`),
+      ...users,
+    ];
+    for (const [from, to] of [
+      [0, 4],
+      [1, 2],
+      [2, 4],
+    ] as const) {
+      expect(await changes(port, from, to, many(USERS))).toEqual(await changes(port, from, to));
+      expect(await changes(port, from, to, many(['u2']))).toEqual(
+        await changes(port, from, to, ['u2']),
+      );
+    }
+    expect(await changes(port, 0, 1, many(['u2', 'u3']))).toEqual({});
   });
 });
