@@ -12,6 +12,7 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Ends the run when reached, and then the duration is ignored. */
     amount?: number;
     /** With duration: whichever comes first. */
     maxOverallRequests?: number;

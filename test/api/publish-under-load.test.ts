@@ -31,6 +31,9 @@ describe('publishing while clients ask', () => {
       ...store.env,
       TODAY: DEMO_TODAY,
       STORE_WATCH_DEBOUNCE_MS: '100',
+      // Not the rate limit's test: on a quick machine a client asking every 20 ms for 40 s
+      // passes its 600 a minute, and its 429s are the limit's, not the publishes'.
+      RATE_LIMIT_MAX: '0',
     });
     try {
       const failures: string[] = [];

@@ -181,7 +181,7 @@ function flood(options: {
   path: string;
   tokens: readonly string[];
   connections: number;
-  amount: number;
+  maxRequests: number;
   seconds: number;
 }): Promise<Map<number, number>> {
   const statuses = new Map<number, number>();
@@ -191,7 +191,9 @@ function flood(options: {
       {
         url: options.url,
         connections: options.connections,
-        amount: options.amount,
+        // Whichever comes first (an `amount` would make autocannon ignore the duration: at
+        // one refusal a second per connection, 4,000 requests ran past the test's time).
+        maxOverallRequests: options.maxRequests,
         duration: options.seconds,
         timeout: 20,
         requests: [
@@ -260,7 +262,7 @@ describe('a flood of several tokens at the store (real server, loopback)', () =>
         path: spending,
         tokens: flooders,
         connections: 48,
-        amount: 4000,
+        maxRequests: 4000,
         seconds: 6,
       });
       flooding = false;
