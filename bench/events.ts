@@ -12,6 +12,7 @@
  * - SIGTERM with every stream open: the time to exit, and its code.
  *
  *   npx tsx bench/events.ts [--backend duckdb|postgres] [--streams 10000] [--touched 1000]
+ *     [--seconds 10] [--cluster-port 54400]
  *
  * The store is the bench's main store (bench/stores.ts), copied (DuckDB) or loaded into a
  * database of its own (the cluster) so that the change set leaves the cached one as it was.
@@ -28,7 +29,12 @@ import { csvField } from '../src/ingest/csv-field.ts';
 import { applyChanges } from '../src/ingest/duckdb/apply.ts';
 import { applyPostgresChanges } from '../src/ingest/postgres/build.ts';
 import { tokensPathFor } from '../src/tokens/path.ts';
-import { ensureClusterStore, startBenchCluster, stopBenchCluster } from './cluster.ts';
+import {
+  CLUSTER_PORT,
+  ensureClusterStore,
+  startBenchCluster,
+  stopBenchCluster,
+} from './cluster.ts';
 import { measureHttp } from './load.ts';
 import { startServer } from './process.ts';
 import { mainScenarios, TODAY, WARM_MISS, WARM_PAGE } from './scenarios.ts';
@@ -47,6 +53,8 @@ Options:
   --streams N       streams open, one per typical user (default 10000)
   --touched N       users of those the change set touches (default 1000)
   --seconds S       each load measurement (default 10)
+  --cluster-port N  the bench cluster coordinator's port, the shards' the next two (default
+                    54400; another when a second checkout benches at once)
   -h, --help        show this help
 `;
 
@@ -139,6 +147,7 @@ await runCli('events', async () => {
     streams: { type: 'string' },
     touched: { type: 'string' },
     seconds: { type: 'string' },
+    'cluster-port': { type: 'string' },
   });
   const backend = args.backend ?? 'duckdb';
   if (!['duckdb', 'postgres'].includes(backend)) {
@@ -147,6 +156,11 @@ await runCli('events', async () => {
   const streamCount = parseIntegerOption(args.streams, 'streams', { min: 1, fallback: 10_000 });
   const touchedCount = parseIntegerOption(args.touched, 'touched', { min: 1, fallback: 1_000 });
   const seconds = parseIntegerOption(args.seconds, 'seconds', { min: 1, fallback: 10 });
+  const clusterPort = parseIntegerOption(args['cluster-port'], 'cluster-port', {
+    min: 1024,
+    fallback: CLUSTER_PORT,
+  });
+  if (clusterPort > 65_533) throw new UsageError('--cluster-port must be at most 65533');
   if (touchedCount > streamCount) throw new UsageError('--touched must be at most --streams');
   const progress = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -168,7 +182,7 @@ await runCli('events', async () => {
   const store: BenchStore = { ...cached, databasePath };
   let databaseUrl: string | undefined;
   if (backend === 'postgres') {
-    const cluster = await startBenchCluster(progress);
+    const cluster = await startBenchCluster(progress, clusterPort);
     databaseUrl = await ensureClusterStore(
       cluster,
       { ...store, spec: { ...store.spec, label: `${store.spec.label}-events` } },
