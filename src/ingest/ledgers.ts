@@ -11,7 +11,16 @@
  * ever taken for part of it.
  */
 import { Buffer } from 'node:buffer';
-import { CREDIT, LEDGER_TEXTS, type LedgerInput, type LedgerText } from '../contract/ledger.ts';
+import { DuckDBBlobVector, type DuckDBConnection } from '@duckdb/node-api';
+import {
+  CREDIT,
+  LEDGER_TEXTS,
+  type LedgerInput,
+  type LedgerText,
+  LedgerTooLargeError,
+  packLedger,
+  unpackLedger,
+} from '../contract/ledger.ts';
 import { CATEGORIES } from '../domain/taxonomy.ts';
 import { ledgerFlagsSql } from '../sql/counted.ts';
 import { sqlString } from '../sql/literals.ts';
@@ -316,4 +325,97 @@ export function ledgerBatches<T extends { transactions: number }>(
   }
   if (batch.length > 0) batches.push(batch);
   return batches;
+}
+
+/** What a change set changed of its users' transactions, from its delta (ingest/changes.ts). */
+export interface LedgerDelta {
+  /** Per user, the ids (idKey) of his stored transactions it replaces or removes. */
+  gone: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per user, the records (ledgerRecordsSql) of his new transactions, in the list's order. */
+  added: ReadonlyMap<string, { count: number; bytes: Uint8Array }>;
+  /** The users it removes. */
+  removed: ReadonlySet<string>;
+}
+
+/** The delta of the change set planned in the scratch database `conn` (either engine's). */
+export async function readLedgerDelta(conn: DuckDBConnection): Promise<LedgerDelta> {
+  const gone = new Map<string, Set<string>>();
+  for (const row of (
+    await conn.runAndReadAll(
+      'SELECT user_id, list(id) AS ids FROM delta.gone_transactions GROUP BY user_id',
+    )
+  ).getRowObjectsJson()) {
+    gone.set(String(row.user_id), new Set((row.ids as string[]).map(idKey)));
+  }
+  const added = new Map<string, { count: number; bytes: Uint8Array }>();
+  const result = await conn.run(ledgerRecordsSql('duckdb', 'delta.new_transactions', 'true'));
+  for (let chunk = 0; chunk < result.chunkCount; chunk++) {
+    const data = result.getChunk(chunk);
+    const [ids, counts, blobs] = [0, 1, 2].map((k) => data.getColumnVector(k));
+    if (!(blobs instanceof DuckDBBlobVector)) throw new TypeError('ledger records are not a BLOB');
+    for (let row = 0; row < data.rowCount; row++) {
+      added.set(String(ids?.getItem(row)), {
+        count: Number(counts?.getItem(row)),
+        bytes: blobs.getItemBytes(row) ?? new Uint8Array(0),
+      });
+    }
+  }
+  const removed = new Set(
+    (await conn.runAndReadAll('SELECT id FROM delta.removed_users'))
+      .getRowObjectsJson()
+      .map((row) => String(row.id)),
+  );
+  return { gone, added, removed };
+}
+
+const NONE_GONE: ReadonlySet<string> = new Set();
+
+/** A packed ledger and its rows. */
+export interface PackedLedger {
+  packed: Uint8Array;
+  rows: number;
+}
+
+/**
+ * Packs `input`; null when a ledger does not hold it: over PACKED_LEDGER_MAX_ROWS, or amounts
+ * it cannot hold exactly. The engine answers for that user.
+ */
+function packHeld(input: LedgerInput): PackedLedger | null {
+  if (input.rows > PACKED_LEDGER_MAX_ROWS) return null;
+  try {
+    return { packed: packLedger(input), rows: input.rows };
+  } catch (error) {
+    if (error instanceof LedgerTooLargeError) return null;
+    throw error;
+  }
+}
+
+/** A user's ledger from his records (`rows` of them: ledgerRecordsSql) and accounts. */
+export function packFromRecords(
+  records: Uint8Array,
+  rows: number,
+  accounts: Uint8Array,
+): PackedLedger | null {
+  return packHeld(parseLedgerRecords(records, rows, accounts));
+}
+
+/**
+ * A user's ledger after the change set `delta`: his ledger before it (`before`, packed) with
+ * the delta applied, none of his rows read, and his accounts as the change set leaves them
+ * (`accounts`: ledgerAccountsSql's JSON text in UTF-8).
+ */
+export function packChangedLedger(
+  delta: LedgerDelta,
+  userId: string,
+  before: Uint8Array,
+  accounts: Uint8Array,
+): PackedLedger | null {
+  const added = delta.added.get(userId);
+  return packHeld(
+    changedLedgerInput(
+      unpackLedger(before),
+      delta.gone.get(userId) ?? NONE_GONE,
+      parseLedgerRecords(added?.bytes ?? new Uint8Array(0), added?.count ?? 0, accounts),
+    ),
+  );
 }

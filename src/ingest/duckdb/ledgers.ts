@@ -1,22 +1,21 @@
 /**
  * The `ledgers` derived table of a DuckDB store (contract/ledger.ts): one row per user of at
  * most PACKED_LEDGER_MAX_ROWS transactions (a user without any included), written by a build
- * for every user and by a change set for the users it touched.
+ * for every user from his rows, and by a change set for the users it touched: from the ledger
+ * before it with its delta applied where there is one of this layout, else from the rows.
  */
 import { DuckDBBlobVector, type DuckDBConnection, listValue } from '@duckdb/node-api';
-import {
-  LEDGERS_TABLE,
-  LedgerTooLargeError,
-  PACKED_LEDGER_VERSION,
-  packLedger,
-} from '../../contract/ledger.ts';
+import { LEDGERS_TABLE, PACKED_LEDGER_VERSION } from '../../contract/ledger.ts';
 import {
   ledgerAccountsSql,
   ledgerBatches,
   ledgerRecordsSql,
   NO_ACCOUNTS,
   PACKED_LEDGER_MAX_ROWS,
-  parseLedgerRecords,
+  packChangedLedger,
+  packFromRecords,
+  readLedgerDelta,
+  TOUCHED_LEDGER_USERS_SQL,
 } from '../ledgers.ts';
 import { formatCount, seconds } from '../progress.ts';
 
@@ -26,6 +25,37 @@ export function ledgersDdl(catalog: string): string {
 
 const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
+
+/** Where a statement keeps the rows `alias` of a batch of users ($1 to $3: batchParams). */
+const inBatch = (alias: string) =>
+  `${alias}.user_id >= $1 AND ${alias}.user_id <= $2 AND list_contains($3, ${alias}.user_id)`;
+
+/**
+ * The parameters of inBatch for `batch` (users in id order): the range lets the scan skip the
+ * row groups of other users (rows are stored by user).
+ */
+const batchParams = (batch: readonly { user_id: string }[]) => [
+  batch[0]?.user_id as string,
+  batch.at(-1)?.user_id as string,
+  listValue(batch.map((user) => user.user_id)),
+];
+
+/** The accounts (JSON text in UTF-8: ledgerAccountsSql) of those of `batch` who have any. */
+async function readAccounts(
+  conn: DuckDBConnection,
+  store: string,
+  batch: readonly { user_id: string }[],
+): Promise<Map<string, Uint8Array>> {
+  const listed = await conn.runAndReadAll(
+    ledgerAccountsSql('duckdb', `${store}.accounts`, inBatch('a')),
+    batchParams(batch),
+  );
+  const accounts = new Map<string, Uint8Array>();
+  for (const row of listed.getRowObjectsJson() as { user_id: string; accounts: string }[]) {
+    accounts.set(row.user_id, encoder.encode(row.accounts));
+  }
+  return accounts;
+}
 
 /**
  * Packs and appends the ledgers of the users `users` selects (a query of user ids; every user
@@ -62,29 +92,11 @@ export async function writeLedgers(
   };
   try {
     for (const batch of ledgerBatches(held)) {
-      const first = batch[0]?.user_id as string;
-      const last = batch.at(-1)?.user_id as string;
-      // The range lets the scan skip the row groups of other users (rows are stored by user).
       const result = await conn.run(
-        ledgerRecordsSql(
-          'duckdb',
-          `${store}.transactions`,
-          't.user_id >= $1 AND t.user_id <= $2 AND list_contains($3, t.user_id)',
-        ),
-        [first, last, listValue(batch.map((user) => user.user_id))],
+        ledgerRecordsSql('duckdb', `${store}.transactions`, inBatch('t')),
+        batchParams(batch),
       );
-      const accounts = new Map<string, Uint8Array>();
-      const listed = await conn.runAndReadAll(
-        ledgerAccountsSql(
-          'duckdb',
-          `${store}.accounts`,
-          'a.user_id >= $1 AND a.user_id <= $2 AND list_contains($3, a.user_id)',
-        ),
-        [first, last, listValue(batch.map((user) => user.user_id))],
-      );
-      for (const row of listed.getRowObjectsJson() as { user_id: string; accounts: string }[]) {
-        accounts.set(row.user_id, encoder.encode(row.accounts));
-      }
+      const accounts = await readAccounts(conn, store, batch);
       const records = new Map<string, { rows: number; bytes: Uint8Array }>();
       for (let chunk = 0; chunk < result.chunkCount; chunk++) {
         const data = result.getChunk(chunk);
@@ -102,17 +114,13 @@ export async function writeLedgers(
       }
       for (const user of batch) {
         const found = records.get(user.user_id) ?? { rows: 0, bytes: EMPTY };
-        try {
-          const input = parseLedgerRecords(
-            found.bytes,
-            found.rows,
-            accounts.get(user.user_id) ?? NO_ACCOUNTS,
-          );
-          append(user.user_id, packLedger(input), found.rows);
-        } catch (error) {
-          if (!(error instanceof LedgerTooLargeError)) throw error;
-          notPacked++;
-        }
+        const ledger = packFromRecords(
+          found.bytes,
+          found.rows,
+          accounts.get(user.user_id) ?? NO_ACCOUNTS,
+        );
+        if (ledger === null) notPacked++;
+        else append(user.user_id, ledger.packed, ledger.rows);
       }
     }
     appender.flushSync();
@@ -126,4 +134,97 @@ export async function writeLedgers(
     `ledgers: ${formatCount(packed)} packed, ${formatCount(notPacked)} left to the engine (${seconds(started)})`,
   );
   return { packed, notPacked };
+}
+
+/**
+ * A change set's ledgers, in the store attached as `catalog` once its rows are written: those
+ * of the users it touched (TOUCHED_LEDGER_USERS_SQL, with its delta, in the scratch database
+ * `conn`) are replaced. A user with a ledger of this layout gets it back with the delta applied:
+ * none of his rows are read, so the cost follows what the change set changed rather than how
+ * many rows its users have. Any other user still there is packed from his rows; a removed user
+ * gets none. Either way a ledger holds the user's accounts as the change set leaves them.
+ */
+export async function writeChangedLedgers(
+  conn: DuckDBConnection,
+  catalog: string,
+  progress: (line: string) => void,
+): Promise<{ packed: number; notPacked: number }> {
+  const started = performance.now();
+  const store = `${catalog}.main`;
+  const delta = await readLedgerDelta(conn);
+  await conn.run(
+    `CREATE TABLE delta.ledger_users AS
+     SELECT l.user_id, l.transactions FROM ${store}.${LEDGERS_TABLE} l
+     WHERE l.format_version = ${PACKED_LEDGER_VERSION}
+       AND l.user_id IN (${TOUCHED_LEDGER_USERS_SQL})
+       AND l.user_id NOT IN (SELECT id FROM delta.removed_users)`,
+  );
+  await conn.run(
+    'CREATE TABLE delta.changed_ledgers (user_id VARCHAR NOT NULL, packed BLOB NOT NULL, transactions INTEGER NOT NULL)',
+  );
+  const held = (
+    await conn.runAndReadAll(
+      'SELECT user_id, transactions FROM delta.ledger_users ORDER BY user_id',
+    )
+  ).getRowObjectsJson() as { user_id: string; transactions: number }[];
+  let packed = 0;
+  let notPacked = 0;
+  const appender = await conn.createAppender('changed_ledgers', 'delta');
+  try {
+    for (const batch of ledgerBatches(held)) {
+      const before = new Map<string, Uint8Array>();
+      const result = await conn.run(
+        `SELECT l.user_id, l.packed FROM ${store}.${LEDGERS_TABLE} l WHERE ${inBatch('l')}`,
+        batchParams(batch),
+      );
+      for (let chunk = 0; chunk < result.chunkCount; chunk++) {
+        const data = result.getChunk(chunk);
+        const ids = data.getColumnVector(0);
+        const blobs = data.getColumnVector(1);
+        if (!(blobs instanceof DuckDBBlobVector)) throw new TypeError('packed is not a BLOB');
+        for (let row = 0; row < data.rowCount; row++) {
+          before.set(String(ids.getItem(row)), blobs.getItemBytes(row) ?? EMPTY);
+        }
+      }
+      const accounts = await readAccounts(conn, store, batch);
+      for (const { user_id: userId } of batch) {
+        const ledger = packChangedLedger(
+          delta,
+          userId,
+          before.get(userId) ?? EMPTY,
+          accounts.get(userId) ?? NO_ACCOUNTS,
+        );
+        if (ledger === null) {
+          notPacked++;
+          continue;
+        }
+        appender.appendVarchar(userId);
+        appender.appendBlob(ledger.packed);
+        appender.appendInteger(ledger.rows);
+        appender.endRow();
+        packed++;
+      }
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  await conn.run(
+    `DELETE FROM ${store}.${LEDGERS_TABLE} WHERE user_id IN (${TOUCHED_LEDGER_USERS_SQL})`,
+  );
+  await conn.run(
+    `INSERT INTO ${store}.${LEDGERS_TABLE}
+     SELECT user_id, packed, transactions, ${PACKED_LEDGER_VERSION} FROM delta.changed_ledgers
+     ORDER BY user_id`,
+  );
+  progress(
+    `ledgers: ${formatCount(packed)} packed from the ledger before and the change set, ${formatCount(notPacked)} left to the engine (${seconds(started)})`,
+  );
+  const fromRows = await writeLedgers(
+    conn,
+    catalog,
+    `SELECT user_id FROM (${TOUCHED_LEDGER_USERS_SQL}) EXCEPT SELECT user_id FROM delta.ledger_users`,
+    progress,
+  );
+  return { packed: packed + fromRows.packed, notPacked: notPacked + fromRows.notPacked };
 }

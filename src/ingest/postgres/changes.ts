@@ -44,10 +44,10 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { csvField } from '../csv-field.ts';
-import { TOUCHED_LEDGER_USERS_SQL } from '../ledgers.ts';
+import { readLedgerDelta, TOUCHED_LEDGER_USERS_SQL } from '../ledgers.ts';
 import { formatCount, seconds } from '../progress.ts';
 import { connect, copyCsv, runAll } from './client.ts';
-import { type LedgersWritten, readLedgerDelta, repackLedgers } from './ledgers.ts';
+import { type LedgersWritten, repackLedgers } from './ledgers.ts';
 import { withClusterLoad } from './lock.ts';
 import { dropOldGenerations } from './old-generations.ts';
 import {

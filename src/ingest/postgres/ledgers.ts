@@ -10,22 +10,16 @@
 import { Buffer } from 'node:buffer';
 import { DuckDBBlobVector, type DuckDBConnection } from '@duckdb/node-api';
 import type pg from 'pg';
+import { LEDGERS_TABLE, PACKED_LEDGER_VERSION } from '../../contract/ledger.ts';
 import {
-  LEDGERS_TABLE,
-  LedgerTooLargeError,
-  PACKED_LEDGER_VERSION,
-  packLedger,
-  unpackLedger,
-} from '../../contract/ledger.ts';
-import {
-  changedLedgerInput,
-  idKey,
+  type LedgerDelta,
   ledgerAccountsSql,
   ledgerBatches,
   ledgerRecordsSql,
   NO_ACCOUNTS,
   PACKED_LEDGER_MAX_ROWS,
-  parseLedgerRecords,
+  packChangedLedger,
+  packFromRecords,
 } from '../ledgers.ts';
 import { copyBinary } from './client.ts';
 import { BUCKETS, bucketTable, LEDGER_COLUMNS, shardOfBucket, visibleAt } from './schema.ts';
@@ -117,47 +111,6 @@ export interface LedgersWritten {
   packed: number;
   /** Users left without a ledger: over PACKED_LEDGER_MAX_ROWS, or not held exactly. */
   notPacked: number;
-}
-
-/** What a change set changed of its users' transactions, from its delta (ingest/changes.ts). */
-export interface LedgerDelta {
-  /** Per user, the ids (idKey) of his stored transactions it replaces or removes. */
-  gone: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Per user, the records (ledgerRecordsSql) of his new transactions, in the list's order. */
-  added: ReadonlyMap<string, { count: number; bytes: Uint8Array }>;
-  /** The users it removes. */
-  removed: ReadonlySet<string>;
-}
-
-/** The delta of the change set planned in the scratch database `conn`, as repackLedgers takes it. */
-export async function readLedgerDelta(conn: DuckDBConnection): Promise<LedgerDelta> {
-  const gone = new Map<string, Set<string>>();
-  for (const row of (
-    await conn.runAndReadAll(
-      'SELECT user_id, list(id) AS ids FROM delta.gone_transactions GROUP BY user_id',
-    )
-  ).getRowObjectsJson()) {
-    gone.set(String(row.user_id), new Set((row.ids as string[]).map(idKey)));
-  }
-  const added = new Map<string, { count: number; bytes: Uint8Array }>();
-  const result = await conn.run(ledgerRecordsSql('duckdb', 'delta.new_transactions', 'true'));
-  for (let chunk = 0; chunk < result.chunkCount; chunk++) {
-    const data = result.getChunk(chunk);
-    const [ids, counts, blobs] = [0, 1, 2].map((k) => data.getColumnVector(k));
-    if (!(blobs instanceof DuckDBBlobVector)) throw new TypeError('ledger records are not a BLOB');
-    for (let row = 0; row < data.rowCount; row++) {
-      added.set(String(ids?.getItem(row)), {
-        count: Number(counts?.getItem(row)),
-        bytes: blobs.getItemBytes(row) ?? new Uint8Array(0),
-      });
-    }
-  }
-  const removed = new Set(
-    (await conn.runAndReadAll('SELECT id FROM delta.removed_users'))
-      .getRowObjectsJson()
-      .map((row) => String(row.id)),
-  );
-  return { gone, added, removed };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -272,39 +225,29 @@ export async function repackLedgers(
       ),
     };
   };
-  const inputOf = (job: Job, userId: string, { accounts, found }: Read) => {
-    const own = accounts.get(userId) ?? NO_ACCOUNTS;
-    const read = found.get(userId);
-    if (job.from === 'rows') return parseLedgerRecords(read?.bytes ?? EMPTY, read?.count ?? 0, own);
-    const added = delta.added.get(userId) ?? { count: 0, bytes: EMPTY };
-    return changedLedgerInput(
-      unpackLedger(read?.bytes ?? EMPTY),
-      delta.gone.get(userId) ?? new Set(),
-      parseLedgerRecords(added.bytes, added.count, own),
-    );
-  };
   let packed = 0;
   let reading = jobs[0] && read(jobs[0]);
   let copying: Promise<number> | undefined;
   for (const [index, job] of jobs.entries()) {
-    const found = await (reading as Promise<Read>);
+    const { accounts, found } = await (reading as Promise<Read>);
     const following = jobs[index + 1];
     reading = following && read(following);
     const ledgers: LedgerRow[] = [];
     for (const userId of job.users) {
-      const input = inputOf(job, userId, found);
-      try {
-        if (input.rows > PACKED_LEDGER_MAX_ROWS)
-          throw new LedgerTooLargeError(`${input.rows} rows`);
+      const own = accounts.get(userId) ?? NO_ACCOUNTS;
+      const stored = found.get(userId);
+      const ledger =
+        job.from === 'ledgers'
+          ? packChangedLedger(delta, userId, stored?.bytes ?? EMPTY, own)
+          : packFromRecords(stored?.bytes ?? EMPTY, stored?.count ?? 0, own);
+      if (ledger === null) notPacked++;
+      else {
         ledgers.push({
           userId,
-          packed: packLedger(input),
-          transactions: input.rows,
+          packed: ledger.packed,
+          transactions: ledger.rows,
           formatVersion: PACKED_LEDGER_VERSION,
         });
-      } catch (error) {
-        if (!(error instanceof LedgerTooLargeError)) throw error;
-        notPacked++;
       }
     }
     packed += await (copying ?? 0);
