@@ -4,7 +4,9 @@
  * the days the analysis counts are exactly the cases that are spending. On DuckDB the answer
  * comes from the flag build-db stores; on PostgreSQL from the flag its loader copies.
  */
-import { addDays, formatISO, parseISO } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { formatISO } from 'date-fns/formatISO';
+import { parseISO } from 'date-fns/parseISO';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SpendingTestApp, spendingTestApp } from '../fixtures/spending/app.ts';
 import { ALL_PLATFORM_CASES } from '../helpers/platform-cases.ts';
