@@ -16,6 +16,7 @@ import { copyFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SPENDING_DAILY_TABLE } from '../../contract/derived.ts';
+import { LEDGERS_TABLE } from '../../contract/ledger.ts';
 import { newGeneration, storeFormatProblem } from '../../contract/store-format.ts';
 import {
   CHANGE_LOG_TABLE,
@@ -48,9 +49,10 @@ import {
   type StoreReader,
 } from '../changes.ts';
 import { spendingRollupUpdateSql } from '../derive.ts';
+import { TOUCHED_LEDGER_USERS_SQL } from '../ledgers.ts';
 import { seconds } from '../progress.ts';
 import { removeInterruptedBuilds } from './interrupted-builds.ts';
-import { writeChangedLedgers } from './ledgers.ts';
+import { writeLedgers } from './ledgers.ts';
 
 export interface ApplyOptions {
   changesDir: string;
@@ -158,8 +160,12 @@ async function writeDelta(
     }
     progress(`  rollups of the changed days and months derived again (${seconds(step)})`);
   }
-  // The touched users' ledgers, which hold their accounts too.
-  await writeChangedLedgers(conn, 'out', (line) => progress(`  ${line}`));
+  // The touched users' ledgers (which hold their accounts too) are packed again from the new
+  // rows.
+  await conn.run(
+    `DELETE FROM out.main.${LEDGERS_TABLE} WHERE user_id IN (${TOUCHED_LEDGER_USERS_SQL})`,
+  );
+  await writeLedgers(conn, 'out', TOUCHED_LEDGER_USERS_SQL, (line) => progress(`  ${line}`));
   await conn.run(
     `INSERT INTO out.${CHANGE_LOG_TABLE} SELECT ${seq}, user_id, id, before, after FROM delta.log ORDER BY user_id, id`,
   );
