@@ -19,7 +19,8 @@ export const DEFAULT_MEMORY_LIMIT_MB = 512;
 /**
  * Shares of the budget for the parts not set on their own. Measured at 512 MiB on the 10,000-
  * user store (docs/performance.md): the heap peaked at about 100 MiB with 32 MiB of cached
- * answers in it, and the rest, outside every part, at about 110 MiB.
+ * answers in it, and the rest, outside every part, at 90 to 120 MiB of the process's own,
+ * besides the code mapped from files (residentFromFiles), which the budget leaves out.
  */
 const SHARES = {
   /** On DuckDB; its heaviest analyses (a user of 500,000 transactions) need 128 MiB. */
@@ -77,6 +78,26 @@ export function containerMemoryLimit(): number | null {
     }
   }
   return null;
+}
+
+/**
+ * Resident memory mapped from files (RssFile and RssShmem of /proc/self/status): the code of
+ * Node, DuckDB and the libraries, about 84 MiB once the server is loaded. No part of the budget
+ * counts it: the kernel can drop those pages under a container's limit and read them again.
+ * 0 without /proc.
+ */
+export function residentFromFiles(): number {
+  let status: string;
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return 0;
+  }
+  let kib = 0;
+  for (const field of ['RssFile', 'RssShmem']) {
+    kib += Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  }
+  return kib * 1024;
 }
 
 const floorMib = (bytes: number) => Math.floor(bytes / MIB) * MIB;

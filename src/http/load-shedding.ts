@@ -19,6 +19,7 @@
  */
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import { residentFromFiles } from '../memory-plan.ts';
 
 export interface PressureThresholds {
   /** Mean event-loop delay (ms) over a sample; 0 turns the check off. */
@@ -151,8 +152,11 @@ export function heapThreshold(value: MemoryThreshold): number {
   return Math.floor(getHeapStatistics().heap_size_limit * 0.9);
 }
 
-/** `auto` for the RSS: 90% of the memory budget (memory-plan.ts), the whole process's. */
+/**
+ * `auto` for the RSS: 90% of the memory budget (memory-plan.ts), the whole process's, plus the
+ * code mapped from files now (residentFromFiles), which the budget does not count.
+ */
 export function rssThreshold(value: MemoryThreshold, budget: number): number {
   if (value !== 'auto') return value;
-  return Math.floor(budget * 0.9);
+  return Math.floor(budget * 0.9) + residentFromFiles();
 }

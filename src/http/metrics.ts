@@ -9,7 +9,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { MemoryPlan } from '../memory-plan.ts';
+import { type MemoryPlan, residentFromFiles } from '../memory-plan.ts';
 import type { ReloadOutcome } from '../port/hot-swap.ts';
 import type { QueryOutcome } from '../port/read-port.ts';
 import type { WorkingSetStats } from '../port/working-set/cache.ts';
@@ -88,8 +88,10 @@ export class Metrics {
   /**
    * The memory budget and its parts (memory-plan.ts): each part's limit, and what each holds
    * now, read when scraped. What the parts hold adds up to the resident memory: the working
-   * set's ledgers, DuckDB's buffers, V8's heap (the response cache's answers are in it), and
-   * `other`, what none of them counts.
+   * set's ledgers, DuckDB's buffers, V8's heap (the response cache's answers are in it), the
+   * pages mapped from files (Node's, DuckDB's and the libraries' code: no part of the budget,
+   * and the kernel can drop them under a container's limit and read them again), and `other`,
+   * what none of them counts.
    */
   observeMemory(
     plan: MemoryPlan,
@@ -117,17 +119,22 @@ export class Metrics {
     });
     new Gauge({
       name: 'memory_part_used_bytes',
-      help: 'What each part holds now: working_set, duckdb, heap (the response cache in it), other (none of them), total (resident memory)',
+      help: 'What each part holds now: working_set, duckdb, heap (the response cache in it), mapped_files (code mapped from files, which the kernel can drop and read again), other (none of them), total (resident memory)',
       labelNames: ['part'] as const,
       registers: [this.registry],
       async collect() {
-        const { rss, heapTotal } = process.memoryUsage();
         const now = await held().catch(() => ({ workingSet: 0, engine: 0, responseCache: 0 }));
+        const { rss, heapTotal } = process.memoryUsage();
+        const files = residentFromFiles();
         this.set({ part: 'working_set' }, now.workingSet);
         this.set({ part: 'response_cache' }, now.responseCache);
         this.set({ part: 'duckdb' }, now.engine);
         this.set({ part: 'heap' }, heapTotal);
-        this.set({ part: 'other' }, Math.max(0, rss - now.workingSet - now.engine - heapTotal));
+        this.set({ part: 'mapped_files' }, files);
+        this.set(
+          { part: 'other' },
+          Math.max(0, rss - now.workingSet - now.engine - heapTotal - files),
+        );
         this.set({ part: 'total' }, rss);
       },
     });

@@ -36,10 +36,12 @@ describe('the memory budget', () => {
       expect(value(text, 'memory_part_limit_bytes{part="working_set"}')).toBe(120 * MIB);
       expect(value(text, 'memory_part_limit_bytes{part="response_cache"}')).toBe(40 * MIB);
       expect(value(text, 'memory_part_limit_bytes{part="heap"}')).toBe(200 * MIB);
-      const parts = ['working_set', 'duckdb', 'heap', 'other'].map((part) =>
+      const parts = ['working_set', 'duckdb', 'heap', 'mapped_files', 'other'].map((part) =>
         value(text, `memory_part_used_bytes{part="${part}"}`),
       );
       for (const used of parts) expect(used).toBeGreaterThanOrEqual(0);
+      // Node's and DuckDB's code, mapped from their files: tens of MiB on Linux.
+      expect(value(text, 'memory_part_used_bytes{part="mapped_files"}')).toBeGreaterThan(10 * MIB);
       // What the parts hold adds up to the resident memory.
       expect(parts.reduce((a, b) => a + b, 0)).toBe(
         value(text, 'memory_part_used_bytes{part="total"}'),
