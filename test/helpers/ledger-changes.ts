@@ -212,9 +212,12 @@ export async function duckdbLedgers(databasePath: string): Promise<Map<string, s
 
 /**
  * Each user's ledger, as hex, as a build packs it from the rows of the DuckDB store at
- * `databasePath` (packed anew in a copy of it).
+ * `databasePath` (packed anew in a copy of it, `batchRows` transactions read at a time).
  */
-export async function ledgersPackedFromRows(databasePath: string): Promise<Map<string, string>> {
+export async function ledgersPackedFromRows(
+  databasePath: string,
+  batchRows?: number,
+): Promise<Map<string, string>> {
   const copy = join(makeTempDir('ledgers-from-rows'), 'finance.duckdb');
   await copyFile(databasePath, copy);
   const instance = await DuckDBInstance.create(':memory:');
@@ -222,7 +225,7 @@ export async function ledgersPackedFromRows(databasePath: string): Promise<Map<s
   try {
     await conn.run(`ATTACH ${sqlString(copy)} AS copy`);
     await conn.run(`DELETE FROM copy.main.${LEDGERS_TABLE}`);
-    await writeLedgers(conn, 'copy', null, () => {});
+    await writeLedgers(conn, 'copy', null, () => {}, batchRows);
     await conn.run('DETACH copy');
   } finally {
     conn.closeSync();

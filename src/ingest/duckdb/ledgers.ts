@@ -8,6 +8,7 @@
 import { DuckDBBlobVector, type DuckDBConnection, listValue } from '@duckdb/node-api';
 import { LEDGERS_TABLE, PACKED_LEDGER_VERSION } from '../../contract/ledger.ts';
 import {
+  LEDGER_BATCH_ROWS,
   ledgerAccountsSql,
   ledgerBatches,
   ledgerRecordsSql,
@@ -58,14 +59,16 @@ async function readAccounts(
 /**
  * Packs and appends the ledgers of the users `users` selects (a query of user ids; every user
  * of the store when null) into `catalog`'s ledgers table, in user id order. The caller has
- * removed their previous rows. Returns how many were packed, and how many users are not
- * (over the row bound, or amounts a ledger cannot hold exactly): the engine answers for them.
+ * removed their previous rows, users read `batchRows` transactions at a time at most. Returns
+ * how many were packed, and how many users are not (over the row bound, or amounts a ledger
+ * cannot hold exactly): the engine answers for them.
  */
 export async function writeLedgers(
   conn: DuckDBConnection,
   catalog: string,
   users: string | null,
   progress: (line: string) => void,
+  batchRows = LEDGER_BATCH_ROWS,
 ): Promise<{ packed: number; notPacked: number }> {
   const started = performance.now();
   const store = `${catalog}.main`;
@@ -89,7 +92,7 @@ export async function writeLedgers(
     appender.endRow();
   };
   try {
-    for (const batch of ledgerBatches(held)) {
+    for (const batch of ledgerBatches(held, batchRows)) {
       const result = await conn.run(
         ledgerRecordsSql('duckdb', `${store}.transactions`, inBatch('t')),
         batchParams(batch),

@@ -40,6 +40,8 @@ describe('a DuckDB store’s ledgers over change sets', () => {
     };
 
     const built = await duckdbLedgers(databasePath);
+    // Read a few users at a time (each batch read while the one before packs), the same bytes.
+    expect(await ledgersPackedFromRows(databasePath, 50)).toEqual(built);
     // usr_a (a row replaced), usr_b (a row added) and usr_new (added); usr_gone removed.
     expect(await apply(CHANGES)).toEqual([
       expect.stringMatching(/^ledgers: 3 packed, 0 left to the engine/),
