@@ -81,10 +81,9 @@ export function containerMemoryLimit(): number | null {
 }
 
 /**
- * Resident memory mapped from files (RssFile and RssShmem of /proc/self/status): the code of
- * Node, DuckDB and the libraries, about 84 MiB once the server is loaded. No part of the budget
- * counts it: the kernel can drop those pages under a container's limit and read them again.
- * 0 without /proc.
+ * Resident memory mapped from files (RssFile of /proc/self/status): the code of Node, DuckDB and
+ * the libraries, about 84 MiB once the server is loaded. No part of the budget counts it: the
+ * kernel can drop those pages under a container's limit and read them again. 0 without /proc.
  */
 export function residentFromFiles(): number {
   let status: string;
@@ -93,11 +92,7 @@ export function residentFromFiles(): number {
   } catch {
     return 0;
   }
-  let kib = 0;
-  for (const field of ['RssFile', 'RssShmem']) {
-    kib += Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  }
-  return kib * 1024;
+  return Number(/^RssFile:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
 }
 
 const floorMib = (bytes: number) => Math.floor(bytes / MIB) * MIB;
