@@ -2,11 +2,11 @@
  * The cluster's packed ledgers (ingest/postgres/ledgers.ts): a change set packs again the
  * ledgers of the users it touched and of no one else (the others keep their row version), what
  * it packs is byte for byte what the DuckDB store packs for the same change set and what the
- * rows after it pack (from the ledgers the load copied, and from those a change set wrote: rows replaced, added,
- * removed, moved between users, derived again for their account; a user's accounts changed
- * and none of his transactions, with texts JSON escapes), a removed user's ledger is closed,
- * and the generation before still reads its own ledgers. The server reads a ledger as bytes,
- * with a binary COPY, and spells in only a user id the data contract allows.
+ * rows after it pack (from the ledgers the load copied, and from those a change set wrote: rows
+ * replaced, added, removed, moved between users, derived again for their account; a user's
+ * accounts changed and none of his transactions, with texts JSON escapes), a removed user's
+ * ledger is closed, and the generation before still reads its own ledgers. The server reads a
+ * ledger as bytes, with a binary COPY, and spells in only a user id the data contract allows.
  */
 import { join } from 'node:path';
 import pg from 'pg';
