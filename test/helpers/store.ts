@@ -1,5 +1,5 @@
 /** Store fixtures for tests: build stores from CSV, the committed demo set, tokens. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { RecurringScope, StreamTexts } from '../../src/domain/recurring/mod
 import type { SpendingQuery } from '../../src/domain/spending/model.ts';
 import { openDuckDbPort } from '../../src/engines/duckdb/port.ts';
 import { openPostgresPort } from '../../src/engines/postgres/port.ts';
+import { isAlive } from '../../src/files/publish.ts';
 import { buildStore } from '../../src/ingest/duckdb/build.ts';
 import type {
   ChangeRange,
@@ -30,13 +31,33 @@ import { createTestDatabase, loadStoreFile } from './postgres.ts';
 export type FixtureValue = string | number | boolean | null;
 export type FixtureRow = Record<string, FixtureValue>;
 
-// One scratch folder per test process, removed when it exits.
+// One scratch folder per test process, `<tmpdir>/finance-test-<pid>-*`, removed when it exits.
 let scratchRoot: string | undefined;
 
-/** A fresh empty directory, removed when the test process exits. */
+/** A test process's scratch folder; its process id, when it is named with one. */
+const SCRATCH_NAME = /^finance-test-(\d+)-/;
+
+/**
+ * Removes the scratch folders under `parent` of test processes that no longer run: vitest ends
+ * its workers with a signal, so their exit handlers never remove theirs (a run left a gigabyte
+ * or two behind, and on this machine the runs of a day filled the disk).
+ */
+export function sweepScratchFolders(parent: string = tmpdir()): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(parent)) {
+    const pid = Number(SCRATCH_NAME.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(parent, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** A fresh empty directory, removed when the test process exits (or by a later sweep). */
 export function makeTempDir(prefix = 'dir'): string {
   if (!scratchRoot) {
-    const root = mkdtempSync(join(tmpdir(), 'finance-test-'));
+    sweepScratchFolders();
+    const root = mkdtempSync(join(tmpdir(), `finance-test-${process.pid}-`));
     process.once('exit', () => rmSync(root, { recursive: true, force: true }));
     scratchRoot = root;
   }
